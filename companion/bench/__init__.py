@@ -1,0 +1,1 @@
+"""Benchmarks behind ``dingo-companion bench NAME``; each module exposes ``register(subparsers)``."""

@@ -1,0 +1,1 @@
+"""Subcommands of ``dingo-companion``; each module exposes ``register(subparsers)``."""
