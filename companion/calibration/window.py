@@ -1,0 +1,73 @@
+"""Robust statistics of a window of raw samples, per cell (used by calibrate and doctor)."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.sensing.trace import Sample
+
+FULL_SCALE = (8388607, -8388608)
+MAD_TO_STD = 1.4826
+
+
+@dataclass(frozen=True)
+class CellWindow:
+    """One cell over a window: robust level and spread (raw counts) and what went wrong."""
+
+    n: int              # samples in the window
+    valid: int          # readings that were neither missed nor a glitch
+    median: float | None
+    noise: float        # robust standard deviation (MAD x 1.4826), counts
+    missed: int
+    saturated: int      # readings at full scale (+8388607 / -8388608)
+    glitches: int       # single wild readings (full scale, -1, or far outside the spread)
+    unique: int         # distinct values read (a stuck cell reads one or two)
+
+
+@dataclass(frozen=True)
+class Window:
+    """Every cell over one window of samples."""
+
+    cells: tuple[CellWindow, ...]
+    duration_s: float
+
+    @property
+    def medians(self) -> tuple[float | None, ...]:
+        """The median raw reading of each cell (None if it gave nothing valid)."""
+        return tuple(c.median for c in self.cells)
+
+
+def _mad(values: Sequence[float], centre: float) -> float:
+    return statistics.median(abs(v - centre) for v in values) if values else 0.0
+
+
+def cell_window(values: Sequence[int | None]) -> CellWindow:
+    """Robust statistics of one cell's readings."""
+    present = [v for v in values if v is not None]
+    missed = len(values) - len(present)
+    saturated = sum(1 for v in present if v in FULL_SCALE)
+    candidates = [v for v in present if v not in FULL_SCALE and v != -1]
+    unique = len(set(present))
+    if not candidates:
+        return CellWindow(len(values), 0, None, 0.0, missed, saturated, len(present) - saturated, unique)
+    centre = statistics.median(candidates)
+    spread = _mad(candidates, centre) * MAD_TO_STD
+    # A glitch is a single reading far outside the spread (flipped high bits): 8 sigma and >= 2000 counts.
+    limit = max(8 * spread, 2000.0)
+    good = [v for v in candidates if abs(v - centre) <= limit]
+    glitches = (len(present) - saturated - len(good)) + (saturated if saturated < len(present) / 2 else 0)
+    median = statistics.median(good)
+    noise = _mad(good, median) * MAD_TO_STD
+    return CellWindow(len(values), len(good), float(median), noise, missed, saturated, glitches, unique)
+
+
+def summarise(samples: Sequence[Sample], n_cells: int) -> Window:
+    """Statistics of every cell over ``samples`` (rows with the wrong width are an error)."""
+    for s in samples:
+        if len(s.raw) != n_cells:
+            raise ValueError(f"sample at t_ms={s.t_ms} has {len(s.raw)} cells, expected {n_cells}")
+    duration = (samples[-1].t_ms - samples[0].t_ms) / 1000 if len(samples) > 1 else 0.0
+    cells = tuple(cell_window([s.raw[i] for s in samples]) for i in range(n_cells))
+    return Window(cells, duration)
