@@ -1,1 +1,35 @@
-"""companion/games."""
+"""The rules cores of the games the companion referees (pure: no I/O, clock, randomness, threads).
+
+``GAMES`` maps a game name to its rules object; it is built by :func:`games_registry` and is
+read-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from companion.games.base import ActionFormatError, GameRules, IllegalAction, StateFormatError
+
+
+def games_registry() -> Mapping[str, GameRules]:
+    """Build the read-only registry ``{name: rules}`` of every available game."""
+    from companion.games.dingo_disc import DingoDiscRules
+
+    rules = DingoDiscRules()
+    return MappingProxyType({rules.name: rules})
+
+
+GAMES: Mapping[str, GameRules] = games_registry()
+
+
+def get_game(name: str) -> GameRules:
+    """Return the rules of game ``name``; raise ``KeyError`` naming the known games if unknown."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}") from None
+
+
+__all__ = ["GAMES", "ActionFormatError", "GameRules", "IllegalAction", "StateFormatError", "games_registry",
+           "get_game"]
