@@ -1,0 +1,216 @@
+"""``dingo-companion bench sensing``: simulate a corpus, run the pipeline, score it, print figures.
+
+The corpus (per sample rate 80 and 10 Hz, per table of 4 and 3 cells): ``--seeds`` game traces
+(noise spread evenly over 0.05..0.25 g per cell), as many bump-only traces and eight fault traces
+(two per fault kind, at two different noise levels; ``--quick``: one seed, four fault traces).
+Each trace is replayed from its text form (parse + pipeline, timed on one core with
+``time.process_time``) and scored by ``companion.bench.sensing_score``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.bench.sensing_score import Tally, score_trace
+
+TARGETS: dict[str, tuple[str, float]] = {
+    "placement_recall": (">=", 0.98),
+    "placement_precision": (">=", 0.98),
+    "size_accuracy": (">=", 0.995),
+    "zone_number_accuracy": (">=", 0.95),
+    "tip_recall": (">=", 0.98),
+    "tip_latency_p95_ms": ("<=", 100),
+    "fall_counts_exact": (">=", 0.80),
+    "fall_wrong_confident": ("<=", 0.05),
+    "hand_recall": (">=", 0.90),
+    "fault_recall_5s": (">=", 0.90),
+    "false_events_per_hour": ("<=", 2.0),
+    "realtime_factor": (">=", 1000),
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``bench sensing``."""
+    parser = subparsers.add_parser("sensing", help="simulated corpus -> pipeline -> accuracy and speed")
+    parser.add_argument("--seeds", type=int, default=6,
+                        help="game and bump-only traces per table (default 6)")
+    parser.add_argument("--quick", action="store_true", help="short traces, 1 seed (a smoke run)")
+    parser.add_argument("--rates", default="80,10", help="sample rates, comma-separated (default 80,10)")
+    parser.add_argument("--cells", default="4,3", help="cell counts, comma-separated (default 4,3)")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--dump", type=Path, metavar="DIR",
+                        help="also write every trace with its truth and the detected events under DIR")
+    parser.set_defaults(func=run)
+
+
+def corpus_plan(seeds: int, quick: bool, rate_hz: float, cells: int) -> list[dict[str, Any]]:
+    """The scenarios of one (rate, cells) table: game, bump-only and fault traces."""
+    if seeds < 1:
+        raise ValueError(f"--seeds must be at least 1, got {seeds}")
+    game_min, quiet_min, fault_min = (1.5, 3.0, 1.0) if quick else (4.0, 10.0, 1.5)
+    plan = []
+    for i in range(seeds):
+        noise = 0.05 + 0.20 * (i / (seeds - 1) if seeds > 1 else 1.0)
+        base = 1000 * i + 10 * cells + int(rate_hz)
+        plan.append({"seed": base, "kind": "game", "noise_g": noise, "minutes": game_min})
+        plan.append({"seed": base + 500, "kind": "bump_only", "noise_g": noise, "minutes": quiet_min})
+    for k in range(4 if quick else 8):  # seed % 4 picks the fault kind: each kind once or twice
+        seed = 100_000 + 8 * (10 * cells + int(rate_hz)) + k
+        plan.append({"seed": seed, "kind": "faults", "noise_g": 0.05 + 0.2 * ((k + 2 * (k // 4)) % 4) / 3,
+                     "minutes": fault_min})
+    return [dict(p, rate_hz=rate_hz, cells=cells) for p in plan]
+
+
+def trace_text(header: Any, samples: list) -> str:
+    """The trace in its file form."""
+    from companion.sensing.trace import TraceWriter
+
+    buf = io.StringIO()
+    writer = TraceWriter(buf, header)
+    for s in samples:
+        writer.write(s)
+    return buf.getvalue()
+
+
+def parse_cpu_s(text: str) -> float:
+    """CPU seconds ``read_trace`` takes to parse every row of ``text`` (no pipeline)."""
+    from companion.sensing.trace import read_trace
+
+    start = time.process_time()
+    _, rows = read_trace(io.StringIO(text, newline=""))
+    for _ in rows:
+        pass
+    return time.process_time() - start
+
+
+def replay_events(header: Any, samples: list, pipeline_factory: Any = None) -> tuple[list[dict], float, int]:
+    """Write the trace to text, read it back and run the pipeline; (events, cpu seconds, ms).
+
+    ``pipeline_factory(header)`` defaults to ``companion.sensing.pipeline.Pipeline``.
+    """
+    from companion.sensing.trace import read_trace
+
+    if pipeline_factory is None:
+        from companion.sensing.pipeline import Pipeline as pipeline_factory
+
+    text = trace_text(header, samples)
+    start = time.process_time()
+    hdr, rows = read_trace(io.StringIO(text, newline=""))
+    pipe = pipeline_factory(hdr)
+    events: list[dict] = []
+    for sample in rows:
+        events.extend(pipe.feed(sample))
+    events.extend(pipe.finish())
+    cpu = time.process_time() - start
+    duration = samples[-1].t_ms - samples[0].t_ms if samples else 0
+    return events, cpu, duration
+
+
+def _dump(directory: Path, header: Any, samples: list, truth: list[dict], events: list[dict]) -> None:
+    from companion.sensing.trace import write_trace
+
+    directory.mkdir(parents=True, exist_ok=True)
+    write_trace(directory / "table.trace.csv", header, samples)
+    for name, records in (("truth.jsonl", truth), ("events.jsonl", events)):
+        (directory / name).write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+
+
+def run_table(plan: list[dict[str, Any]], errors: list[str] | None = None,
+              pipeline_factory: Any = None, dump: Path | None = None) -> Tally:
+    """Generate, replay and score every scenario of a plan; the summed tally.
+
+    A pipeline exception on a trace is recorded in ``errors`` and that trace scores as if
+    nothing was detected (so a crash can only make the figures worse).
+    """
+    from hardware.sim.scenarios import generate
+
+    total = Tally()
+    for p in plan:
+        header, samples, truth = generate(p["seed"], cells=p["cells"], rate_hz=p["rate_hz"],
+                                          noise_g=p["noise_g"], kind=p["kind"], minutes=p["minutes"])
+        try:
+            events, cpu, duration = replay_events(header, samples, pipeline_factory)
+        except Exception as exc:  # reported; the trace then scores as all-missed
+            if errors is None:
+                raise
+            errors.append(f"{p['kind']} seed {p['seed']} ({p['rate_hz']:g} Hz, {p['cells']} cells): "
+                          f"{type(exc).__name__}: {exc}")
+            events, cpu, duration = [], 0.0, 0
+        tally = score_trace(truth, events)
+        tally.cpu_s, tally.trace_ms = cpu, duration
+        if p["kind"] == "game" and total.parse_cpu_s == 0:  # parser alone, on one game trace
+            tally.parse_cpu_s, tally.parse_trace_ms = parse_cpu_s(trace_text(header, samples)), duration
+        if dump is not None:
+            _dump(dump / f"{p['rate_hz']:g}Hz-{p['cells']}cells" / f"{p['kind']}-{p['seed']}",
+                  header, samples, truth, events)
+        total.merge(tally)
+    return total
+
+
+def _fmt(value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
+
+
+def _verdict(name: str, value: float | None) -> str:
+    if name not in TARGETS:
+        return ""
+    op, target = TARGETS[name]
+    if value is None:
+        return f"{op} {target:g}  (nothing to measure)"
+    ok = value >= target if op == ">=" else value <= target
+    return f"{op} {target:g}  {'ok' if ok else 'MISSED'}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark and print the figures per rate and cell count."""
+    try:
+        rates = [float(r) for r in args.rates.split(",")]
+        cell_counts = [int(c) for c in args.cells.split(",")]
+        seeds = 1 if args.quick else args.seeds
+        plans = {(r, c): corpus_plan(seeds, args.quick, r, c) for r in rates for c in cell_counts}
+    except ValueError as exc:
+        print(f"bench sensing: {exc}", file=sys.stderr)
+        return 2
+    wall = time.perf_counter()
+    results: dict[str, Any] = {}
+    errors: list[str] = []
+    for (rate, cells), plan in plans.items():
+        tally = run_table(plan, errors, dump=args.dump)
+        figures = tally.figures()
+        key = f"{rate:g}Hz/{cells}cells"
+        results[key] = {"figures": figures, "traces": len(plan),
+                        "trace_minutes": round(tally.trace_ms / 60000, 1),
+                        "tips": tally.tips_true, "placements": tally.placed_true,
+                        "fall_episodes": tally.fall_episodes, "hands": tally.hands_true,
+                        "faults": tally.faults_true, "quiet_false_kinds": tally.quiet_false_kinds,
+                        "faults_missed_by_kind": tally.faults_missed_by_kind}
+        if not args.json:
+            print(f"\n== {key}: {len(plan)} traces, {tally.trace_ms / 60000:.1f} min; "
+                  f"{tally.placed_true} placements, {tally.tips_true} tips, "
+                  f"{tally.fall_episodes} fall episodes, "
+                  f"{tally.hands_true} hands, {tally.faults_true} faults, "
+                  f"{tally.quiet_ms / 60000:.1f} quiet min")
+            for name, value in figures.items():
+                print(f"  {name:24s} {_fmt(value):>10s}   {_verdict(name, value)}")
+            if tally.faults_missed_by_kind:
+                print(f"  faults missed by kind: {tally.faults_missed_by_kind} of {tally.faults_by_kind}")
+            if tally.quiet_false_kinds:
+                print(f"  false events on bump-only traces by kind: {tally.quiet_false_kinds}")
+        sys.stdout.flush()
+    if args.json:
+        print(json.dumps(results, indent=1))
+    else:
+        print(f"\nwall time {time.perf_counter() - wall:.1f} s")
+    for line in errors:
+        print(f"bench sensing: the pipeline failed on {line}", file=sys.stderr)
+    return 1 if errors else 0
