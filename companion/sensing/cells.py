@@ -1,0 +1,314 @@
+"""Per-cell conditioning of raw HX711 codes: calibration, glitch rejection and fault detection.
+
+A reading becomes grams with ``(raw - offset) / counts_per_gram``. Glitches (single samples
+with flipped high bits, the rails ``8388607``/``-8388608``, ``-1``, lone spikes) are rejected
+without dropping genuine steps: a jump larger than ``glitch_jump_g`` is held for one reading
+and accepted only if the next reading confirms it (same side). Missed reads keep the last
+value. Faults are judged on the raw stream of each cell (see ``docs/sensing.md``).
+"""
+
+from __future__ import annotations
+
+from operator import mul
+
+from companion.sensing.settings import SensingSettings
+from companion.sensing.substitute import CellModel
+from companion.sensing.trace import RAW_MAX, RAW_MIN, TraceHeader
+
+_BAD_CODES = (RAW_MAX, RAW_MIN, -1)
+BIG_JUMP_G = 40.0  # a per-sample jump this big, far above the other cells', is held as a glitch
+
+
+class CellFilter:
+    """Cleans the raw readings of all cells; keeps the total force ``F`` and moments ``X``, ``Y``.
+
+    ``ok`` is the last accepted raw code of every cell (held through missed reads and glitches).
+    """
+
+    def __init__(self, header: TraceHeader, settings: SensingSettings) -> None:
+        n = len(header.cells)
+        self.n = n
+        self._offset = [c.offset for c in header.cells]
+        self._inv = [1.0 / c.counts_per_gram for c in header.cells]
+        xs = [c.x_mm for c in header.cells]
+        ys = [c.y_mm for c in header.cells]
+        self._kf = list(self._inv)
+        self._kx = [k * x for k, x in zip(self._inv, xs, strict=True)]
+        self._ky = [k * y for k, y in zip(self._inv, ys, strict=True)]
+        self._cf = sum(o * k for o, k in zip(self._offset, self._kf, strict=True))
+        self._cx = sum(o * k for o, k in zip(self._offset, self._kx, strict=True))
+        self._cy = sum(o * k for o, k in zip(self._offset, self._ky, strict=True))
+        self._xs, self._ys = xs, ys
+        self._model = CellModel(n)
+        self._slow_f = 0.0
+        self._model_ok = False  # set after the first noise block shows healthy cells
+        self.substituted: int | None = None  # the failed cell replaced by its estimate
+        self.remapped: tuple[float, float, float] | None = None  # (dF, dX, dY) when a cell was replaced
+        self._jump = settings.glitch_jump_g
+        self._jump_m = settings.glitch_jump_g * max([1.0] + [abs(v) for v in xs + ys])
+        self.F = self.X = self.Y = 0.0
+        self.ok: list[int] = [int(o) for o in self._offset]
+        self._init = [False] * n
+        self._clean = False  # every cell has had a valid reading and no jump is pending
+        self._pending: list[int | None] = [None] * n
+        self.glitches = 0
+        self.suspect = False  # True when this row had a lone jump held for confirmation
+        s = settings
+        self._s = s
+        dt = 1000.0 / header.rate_hz
+        self._stride = max(1, round(100.0 / dt))  # stuck check every ~100 ms
+        self._stuck_checks = max(s.stuck_min_samples // self._stride,
+                                 round(s.stuck_ms / (dt * self._stride)), 3)
+        self._rail_n = max(s.rail_min_samples, round(s.rail_ms / dt))
+        self._dead_n = max(s.disconnected_min_samples, round(s.disconnected_ms / dt))
+        self._block_n = max(8, round(1000.0 / dt))
+        self._noisy_blocks = max(1, round(s.noisy_ms / 1000.0))
+        self._stuck_val: list[int | None] = [None] * n
+        self._same = [0] * n
+        self._rail = [0] * n
+        self._rail_t = [0] * n
+        self._dead = [0] * n
+        self._dead_t = [0] * n
+        self._runs = False  # some rail/dead run is open
+        self._block: list[tuple[int | None, ...]] = []
+        self._rows = 0
+        self._noisy_run = [0] * n
+        self.noise_g: list[float] = [0.0] * n  # robust per-cell noise sigma (last block)
+        self.faults: dict[int, str] = {}
+        self._fault_bad_t: dict[int, int] = {}
+
+    def grams(self) -> list[float]:
+        """Current calibrated grams per cell."""
+        return self.grams_of(self.ok)
+
+    def grams_of(self, raw: list[int] | tuple[int, ...]) -> list[float]:
+        """Calibrated grams of a row of valid raw codes."""
+        return [(v - o) * k for v, o, k in zip(raw, self._offset, self._inv, strict=True)]
+
+    def _substitute(self, j: int) -> None:
+        """Replace failed cell ``j`` by its linear estimate from the others (4+ cells only)."""
+        if self.substituted is not None:
+            return
+        fit = self._model.coefficients(j)
+        if fit is None:
+            return
+        a0, a = fit
+        before = (self.F, self.X, self.Y)
+        kf, kx, ky = [0.0] * self.n, [0.0] * self.n, [0.0] * self.n
+        cf, cx, cy = a0, a0 * self._xs[j], a0 * self._ys[j]
+        cf, cx, cy = -cf, -cx, -cy
+        for i in range(self.n):
+            if i == j:
+                continue
+            inv, off = self._inv[i], self._offset[i]
+            kf[i] = (1.0 + a[i]) * inv
+            kx[i] = (self._xs[i] + a[i] * self._xs[j]) * inv
+            ky[i] = (self._ys[i] + a[i] * self._ys[j]) * inv
+            cf += kf[i] * off
+            cx += kx[i] * off
+            cy += ky[i] * off
+        self._kf, self._kx, self._ky = kf, kx, ky
+        self._cf, self._cx, self._cy = cf, cx, cy
+        self.substituted = j
+        self._pending[j] = None
+        self._compute(self.ok)
+        self.remapped = (self.F - before[0], self.X - before[1], self.Y - before[2])
+
+    def _compute(self, ok: list[int]) -> None:
+        self.F = sum(map(mul, ok, self._kf)) - self._cf
+        self.X = sum(map(mul, ok, self._kx)) - self._cx
+        self.Y = sum(map(mul, ok, self._ky)) - self._cy
+
+    def update(self, t_ms: int, raw: tuple[int | None, ...]) -> list[dict] | None:
+        """Take one row of raw codes; update ``F``, ``X``, ``Y``; return fault events (or None)."""
+        self.suspect = False
+        events: list[dict] | None = None
+        orig = raw
+        sub = self.substituted
+        if sub is not None:
+            raw = raw[:sub] + (0,) + raw[sub + 1:]  # a failed cell's reading is not used
+        if self._clean and not (None in raw or -1 in raw or RAW_MAX in raw or RAW_MIN in raw):
+            f = sum(map(mul, raw, self._kf)) - self._cf
+            x = sum(map(mul, raw, self._kx)) - self._cx
+            y = sum(map(mul, raw, self._ky)) - self._cy
+            j, jm = self._jump, self._jump_m
+            if -j <= f - self.F <= j and -jm <= x - self.X <= jm and -jm <= y - self.Y <= jm:
+                self.F, self.X, self.Y = f, x, y
+                self._slow_f += 0.01 * (f - self._slow_f)
+                if (f - self._slow_f > 15.0 or f - self._slow_f < -15.0) and self._model_ok:
+                    self._model.observe(self.grams_of(raw))  # type: ignore[arg-type]
+                self.ok = raw  # type: ignore[assignment]
+                if self._runs:
+                    self._runs = False
+                    self._rail = [0] * self.n
+                    self._dead = [0] * self.n
+            else:
+                events = self._slow(t_ms, raw)
+        else:
+            events = self._slow(t_ms, raw)
+        self._block.append(orig)  # type: ignore[arg-type]
+        self._rows += 1
+        if self._rows % self._stride == 0:
+            ev = self._stuck_check(t_ms, orig)
+            if ev:
+                events = (events or []) + ev
+        if self._rows >= self._block_n:
+            ev = self._noise_blocks(t_ms)
+            if ev:
+                events = (events or []) + ev
+        if self.faults and events is None:
+            self._maybe_clear(t_ms)
+        return events
+
+    def _slow(self, t_ms: int, raw: tuple[int | None, ...]) -> list[dict] | None:
+        """The careful per-cell path: missed reads, bad codes, jumps held for confirmation."""
+        ok = list(self.ok)
+        pending = self._pending
+        events: list[dict] | None = None
+        jumps: list[tuple[int, int]] | None = None
+        sub = self.substituted
+        for i, v in enumerate(raw):
+            if i == sub:
+                ok[i] = 0
+                continue
+            if v is None or v in _BAD_CODES:
+                ev = self._bad(i, t_ms, v)
+                if ev is not None:
+                    events = (events or []) + [ev]
+                continue
+            if self._dead[i] or self._rail[i]:
+                self._dead[i] = 0
+                self._rail[i] = 0
+            if not self._init[i]:
+                self._init[i] = True
+                ok[i] = v
+                continue
+            jump = self._jump * abs(1.0 / self._inv[i])  # in counts
+            dx = v - ok[i]
+            if -jump <= dx <= jump:
+                ok[i] = v
+                pending[i] = None
+                continue
+            p = pending[i]
+            if p is not None and (dx > 0) == (p > ok[i]):
+                ok[i] = v  # the jump is confirmed by a second reading on the same side
+                pending[i] = None
+                continue
+            if p is not None:
+                self.glitches += 1
+            if jumps is None:
+                jumps = []
+            jumps.append((i, v))
+        if jumps is not None:
+            if len(jumps) >= 2 and len(jumps) * 2 >= self.n:
+                # several cells moved together: a real load change -- but a glitch riding on it
+                # stands out as one jump far larger than all the others
+                size = sorted((abs((v - ok[i]) * self._inv[i]), i) for i, v in jumps)
+                top_g, top_i = size[-1]
+                odd = top_i if top_g > BIG_JUMP_G and top_g > 3.0 * size[-2][0] else None
+                for i, v in jumps:
+                    if i == odd:
+                        self.suspect = True
+                        pending[i] = v
+                    else:
+                        ok[i] = v
+                        pending[i] = None
+            else:
+                self.suspect = True  # one cell jumped alone: hold it until the next reading
+                for i, v in jumps:
+                    pending[i] = v
+        self._clean = all(self._init) and all(p is None for p in pending)
+        self._runs = any(self._rail) or any(self._dead)
+        self.ok = ok
+        self._compute(ok)
+        return events
+
+    def _stuck_check(self, t_ms: int, raw: tuple[int | None, ...]) -> list[dict] | None:
+        """Every ~100 ms: a cell whose raw code has not changed at all for ``stuck_ms`` is stuck."""
+        events = None
+        for i, v in enumerate(raw):
+            if v is None or v in _BAD_CODES or i == self.substituted:
+                continue
+            if v == self._stuck_val[i]:
+                self._same[i] += 1
+                if self._same[i] >= self._stuck_checks:
+                    ev = self._fault(i, t_ms, "stuck")
+                    if ev is not None:
+                        events = (events or []) + [ev]
+            else:
+                self._stuck_val[i] = v
+                self._same[i] = 0
+        return events
+
+    def _bad(self, i: int, t_ms: int, v: int | None) -> dict | None:
+        """A missed read or a suspicious code (rail or -1): counts toward a fault, value held."""
+        if v in (RAW_MAX, RAW_MIN):
+            if self._rail[i] == 0:
+                self._rail_t[i] = t_ms
+            self._rail[i] += 1
+            self._dead[i] = 0
+            if self._rail[i] >= self._rail_n and t_ms - self._rail_t[i] >= self._s.rail_ms:
+                return self._fault(i, t_ms, "saturated")
+            return None
+        if self._dead[i] == 0:
+            self._dead_t[i] = t_ms
+        self._dead[i] += 1
+        self._rail[i] = 0
+        if self._dead[i] >= self._dead_n and t_ms - self._dead_t[i] >= self._s.disconnected_ms:
+            return self._fault(i, t_ms, "disconnected")
+        return None
+
+    def _noise_blocks(self, t_ms: int) -> list[dict]:
+        """Every second: robust per-cell noise (median |difference| of successive reads) and the
+        noisy-fault check. Physical loads move all cells together; noise is one cell's own, so a
+        cell is noisy when its noise is far above ``noisy_g`` and far above the other cells'."""
+        self._rows = 0
+        sigmas = []
+        block = self._block
+        self._block = []
+        for i in range(self.n):
+            scale = abs(self._inv[i])
+            col = [r[i] for r in block]
+            diffs = sorted(abs(b - a) * scale for a, b in zip(col, col[1:], strict=False)
+                           if a is not None and b is not None and a not in _BAD_CODES and b not in _BAD_CODES)
+            # median |difference of two reads| = 0.954 sigma for Gaussian noise
+            sigmas.append(diffs[len(diffs) // 2] / 0.954 if len(diffs) >= 4 else 0.0)
+        self.noise_g = sigmas
+        # learn the stand-in model only while every cell is healthy
+        self._model_ok = self.n >= 4 and self.substituted is None and max(sigmas) < self._s.noisy_g
+        events = []
+        for i, sigma in enumerate(sigmas):
+            others = sorted(sigmas[:i] + sigmas[i + 1:])
+            # physical loads (a trembling hand) move several cells at once: a noisy cell stands alone
+            loudest_other = others[-1] if others else 0.0
+            if sigma > self._s.noisy_g * (1 if others else 3) and sigma > 5.0 * loudest_other:
+                self._noisy_run[i] += 1
+                if self._noisy_run[i] >= self._noisy_blocks:
+                    ev = self._fault(i, t_ms, "noisy")
+                    if ev is not None:
+                        events.append(ev)
+            else:
+                self._noisy_run[i] = 0
+        return events
+
+    def _fault(self, i: int, t_ms: int, kind: str) -> dict | None:
+        """Record a fault; return the event the first time it is seen (until it clears)."""
+        self._fault_bad_t[i] = t_ms
+        if self.faults.get(i) == kind:
+            return None
+        self.faults[i] = kind
+        self._substitute(i)
+        return {"event": "fault", "t_ms": t_ms, "cell": i, "kind": kind}
+
+    def _maybe_clear(self, t_ms: int) -> None:
+        """Forget faults of cells that have behaved for ``fault_clear_ms``."""
+        limit = self._s.fault_clear_ms
+        for i in list(self.faults):
+            kind = self.faults[i]
+            runs = {"stuck": self._same, "saturated": self._rail, "disconnected": self._dead,
+                    "noisy": self._noisy_run}
+            bad = runs[kind][i] > 0
+            if bad:
+                self._fault_bad_t[i] = t_ms
+            elif t_ms - self._fault_bad_t[i] >= limit:
+                del self.faults[i]

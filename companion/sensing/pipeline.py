@@ -1,0 +1,405 @@
+"""The sensing pipeline: raw HX711 samples in, sensed events (``table-trace.md``) out.
+
+Contract 3 of ``docs/architecture.md``. Pure and streaming: no clock (time is the samples'
+``t_ms``), no threads, no randomness, no I/O. The per-sample fast path (calibration, glitch
+check, force and moment, trigger test against the still baseline) is cheap; the heavier
+analysis runs only inside a *segment* (from a trigger until the load is still again).
+
+See ``docs/sensing.md`` for the algorithm, the thresholds and why.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+
+from companion.sensing.cells import CellFilter
+from companion.sensing.falls import Pawn
+from companion.sensing.segments import SegmentJudge
+from companion.sensing.settings import SensingSettings
+from companion.sensing.trace import Sample, TraceHeader
+
+STILL, ACTIVE, TIPPED = "still", "active", "tipped"
+
+
+class Pipeline:
+    """Turns samples into sensed events; ``feed`` one sample at a time, ``finish`` at the end."""
+
+    def __init__(self, header: TraceHeader, *, settings: SensingSettings | None = None) -> None:
+        s = settings or SensingSettings()
+        self.header = header
+        self.settings = s
+        self._cells = CellFilter(header, s)
+        self._xs = [c.x_mm for c in header.cells]
+        self._ys = [c.y_mm for c in header.cells]
+        self._positional = _positional(self._xs, self._ys)
+        dt = 1000.0 / header.rate_hz
+        self._dt = dt
+        self._a_fast = 1.0 - math.exp(-dt / s.fast_tau_ms)
+        self._a_base = 1.0 - math.exp(-dt / s.baseline_tau_ms)
+        self._still_n = max(s.still_min_samples, round(s.still_ms / dt))
+        self._tip_n = max(1, round(s.tip_confirm_ms / dt))
+        self._lag_n = max(1, round(s.tip_lag_ms / dt))
+        self._ref_n = max(1, round(s.tip_ref_ms / dt))
+        self._cur_n = max(1, round(s.tip_cur_ms / dt))
+        self._quiet_n = max(2, round(s.tip_quiet_ms / dt))
+        # a rim strike is only told from a finger by its brevity: needs >= 2 samples per pulse
+        self._strike_ok = 2.0 * dt <= s.strike_ms
+        hist = max(self._still_n, s.level_min_samples, round(s.level_ms / dt),
+                   round(s.tip_settle_ms / dt)) + 2
+        self._hF: deque[float] = deque(maxlen=hist)
+        self._hX: deque[float] = deque(maxlen=hist)
+        self._hY: deque[float] = deque(maxlen=hist)
+        self._hT: deque[int] = deque(maxlen=hist)
+        self._judge = SegmentJudge(header, s, self._positional)
+        self.pawns: list[Pawn] = []
+        self._state = STILL
+        self._t = 0
+        self._n = 0
+        self._fF = self._fX = self._fY = 0.0  # fast-smoothed force and moments
+        self._bF = self._bX = self._bY = 0.0  # still baseline
+        self._zF = self._zX = self._zY = 0.0  # empty-disc zero (drift), set when empty and still
+        self._noise = 0.0  # EMA of |dF| between samples while still
+        self._noise_m = 0.0
+        self._resync_mass: tuple[float, float, float] | None = None
+        self._prevF = 0.0
+        self._prevX = self._prevY = 0.0
+        self._trig_f = s.trigger_min_g
+        self._trig_m2 = math.inf
+        self._tip_run = 0
+        self._tilt = 0.0
+        self._ref: tuple[float, float, float] | None = None
+        self._strike: tuple[int, float] | None = None
+        self._suspect_until = 0
+        self._slope: tuple[float, float, float] = (0.0, 0.0, 0.0)
+        self._slope_t: int | None = None
+        self._slope_ref = (0.0, 0.0, 0.0)
+        self._warm = max(self._still_n, round(500.0 / dt))
+
+    # ------------------------------------------------------------------ public API
+    def feed(self, sample: Sample) -> list[dict]:
+        """Process one sample; return the events detected at this sample's time (maybe none)."""
+        t = sample.t_ms
+        raw = sample.raw
+        cells = self._cells
+        if len(raw) != cells.n:
+            raise ValueError(f"sample at t_ms={t} has {len(raw)} cells, the header has {cells.n}")
+        self._t = t
+        faults = cells.update(t, raw)
+        if cells.remapped is not None:
+            cells.remapped = None
+            self._resync()
+        F, X, Y = cells.F, cells.X, cells.Y
+        self._hF.append(F)
+        self._hX.append(X)
+        self._hY.append(Y)
+        self._hT.append(t)
+        a = self._a_fast
+        fF = self._fF = self._fF + a * (F - self._fF)
+        fX = self._fX = self._fX + a * (X - self._fX)
+        fY = self._fY = self._fY + a * (Y - self._fY)
+        self._n += 1
+        if self._state is STILL and self._n > self._warm:
+            dF = fF - self._bF
+            dX = fX - self._bX
+            dY = fY - self._bY
+            if -self._trig_f <= dF <= self._trig_f and dX * dX + dY * dY <= self._trig_m2:
+                b = self._a_base
+                self._bF += b * (F - self._bF)
+                self._bX += b * (X - self._bX)
+                self._bY += b * (Y - self._bY)
+                if self._n & 3 == 0:
+                    self._still_upkeep(F, X, Y)
+                return faults or []
+            out = list(faults) if faults else []
+            self._start_segment(out)
+            return out
+        out = list(faults) if faults else []
+        if self._n <= self._warm:
+            self._warm_up(F, X, Y)
+            return out
+        self._segment_step(out)
+        return out
+
+    def finish(self) -> list[dict]:
+        """Flush at the end of the stream: report what a still level would have confirmed."""
+        if self._state == STILL or self._n <= self._warm:
+            return []
+        return self._judge.flush(self, self._t)
+
+    def snapshot(self) -> dict:
+        """Live view for the page: mass, centre of pressure, tilt, stillness, pawns and faults."""
+        mass = self._fF - self._zF
+        cop = None
+        if self._positional and mass > 0.5:
+            cop = [round((self._fX - self._zX) / mass, 1), round((self._fY - self._zY) / mass, 1)]
+        pawns = []
+        for p in self.pawns:
+            zone, number = (None, None)
+            if p.x_mm is not None and p.y_mm is not None:
+                zone, number = self.header.layout.locate(p.x_mm, p.y_mm, self.settings.line_margin_mm)
+            pawns.append({"size": p.size, "x_mm": p.x_mm, "y_mm": p.y_mm, "zone": zone, "number": number})
+        return {
+            "t_ms": self._t,
+            "mass_g": round(mass, 2),
+            "cop_mm": cop,
+            "tilt": round(min(1.0, max(0.0, self._tilt)), 3),
+            "still": self._state == STILL,
+            "pawns": pawns,
+            "faults": dict(self._cells.faults),
+        }
+
+    # ------------------------------------------------------------------ internals
+    def _warm_up(self, F: float, X: float, Y: float) -> None:
+        """First half second: take the starting level as baseline (and as zero if the disc is empty)."""
+        k = 1.0 / self._n
+        self._bF += k * (F - self._bF)
+        self._bX += k * (X - self._bX)
+        self._bY += k * (Y - self._bY)
+        if self._n > 1:
+            self._noise += k * (abs(F - self._prevF) - self._noise)
+            self._noise_m += k * (math.hypot(X - self._prevX, Y - self._prevY) - self._noise_m)
+        self._prevF, self._prevX, self._prevY = F, X, Y
+        if self._n == self._warm:
+            self._update_thresholds()
+            self._fF, self._fX, self._fY = self._bF, self._bX, self._bY
+            if self._resync_mass is not None:
+                m = self._resync_mass
+                self._zF, self._zX, self._zY = self._bF - m[0], self._bX - m[1], self._bY - m[2]
+                self._resync_mass = None
+            elif abs(self._bF) < self._judge.zero_tol_g(self):
+                self._zF, self._zX, self._zY = self._bF, self._bX, self._bY
+
+    def sigma_f(self) -> float:
+        """Estimated noise sigma of the total force per sample (grams)."""
+        return max(0.02, self._noise / 1.128)
+
+    def sigma_m(self) -> float:
+        """Estimated noise of the moment per sample (g*mm)."""
+        return max(2.0, self._noise_m / 1.77)
+
+    def baseline(self) -> tuple[float, float, float]:
+        """The still level now (F, Mx, My): the slow baseline plus the drift it lags behind."""
+        lag = self.settings.baseline_tau_ms
+        sf, sx, sy = self._slope
+        return self._bF + sf * lag, self._bX + sx * lag, self._bY + sy * lag
+
+    @property
+    def slope(self) -> tuple[float, float, float]:
+        """Estimated drift of the still level per ms (F, Mx, My)."""
+        return self._slope
+
+    def _track_slope(self) -> None:
+        """Drift rate of the baseline (slow EMA of its change per ms, bounded to thermal drift)."""
+        t = self._t
+        if self._slope_t is not None and t > self._slope_t:
+            dt = t - self._slope_t
+            c = min(1.0, dt / 10000.0)
+            lim = 20.0 / 60000.0  # 20 g per minute
+            old = self._slope
+            ref = self._slope_ref
+            now = (self._bF - ref[0], self._bX - ref[1], self._bY - ref[2])
+            self._slope = (old[0] + c * (max(-lim, min(lim, now[0] / dt)) - old[0]),
+                           old[1] + c * (max(-lim * 150, min(lim * 150, now[1] / dt)) - old[1]),
+                           old[2] + c * (max(-lim * 150, min(lim * 150, now[2] / dt)) - old[2]))
+        self._slope_t = t
+        self._slope_ref = (self._bF, self._bX, self._bY)
+
+    def _still_upkeep(self, F: float, X: float, Y: float) -> None:
+        """Every 4th still sample: noise estimate, empty-disc zero (drift), trigger thresholds."""
+        d = abs(F - self._hF[-2])
+        dm = math.hypot(X - self._hX[-2], Y - self._hY[-2])
+        if d < 8.0 * self.sigma_f() + 0.5:
+            self._noise += 0.008 * (d - self._noise)
+            self._noise_m += 0.008 * (dm - self._noise_m)
+        if not self.pawns and abs(self._bF - self._zF) < self._judge.zero_tol_g(self):
+            # the disc is known to be empty and still: re-zero slowly (drift)
+            a = 4.0 * self._a_base
+            self._zF += a * (self._bF - self._zF)
+            self._zX += a * (self._bX - self._zX)
+            self._zY += a * (self._bY - self._zY)
+        self._tilt = 0.0
+        if self._n & 63 == 0:
+            self._update_thresholds()
+            self._track_slope()
+
+    def _resync(self) -> None:
+        """A failed cell was replaced by its estimate: the force and moments now come from a
+        different sum, so learn the still level afresh (a new warm-up), keeping the mass and
+        moment on the disc as they were."""
+        self._resync_mass = (self._bF - self._zF, self._bX - self._zX, self._bY - self._zY)
+        self._state = STILL
+        self._n = 0
+        self._bF = self._bX = self._bY = 0.0
+        self._noise = self._noise_m = 0.0
+        self._slope_t = None
+        self._strike = None
+
+    def _update_thresholds(self) -> None:
+        """Trigger thresholds of the fast path from the current noise estimates."""
+        s = self.settings
+        gain = self._fast_gain()
+        self._trig_f = max(s.trigger_min_g, s.trigger_sigmas * self.sigma_f() * gain)
+        if self._positional:
+            trig_m = max(self._judge.trigger_m, 6.0 * self.sigma_m() * gain)
+            self._trig_m2 = trig_m * trig_m
+        else:
+            self._trig_m2 = math.inf
+
+    def _fast_gain(self) -> float:
+        """Noise of the fast EMA relative to one sample."""
+        a = self._a_fast
+        return math.sqrt(a / (2.0 - a))
+
+    def _start_segment(self, out: list[dict]) -> None:
+        """A change began: freeze the baseline and analyse until the load is still again."""
+        self._state = ACTIVE
+        self._tip_run = 0
+        self._judge.begin(self, self._t)
+        self._segment_step(out)
+
+    def _segment_step(self, out: list[dict]) -> None:
+        """Slow path inside a segment: tip test every sample, level test when still."""
+        bx, by = self._fX - self._bX, self._fY - self._bY
+        excess = math.hypot(bx, by) - self._judge.lever_mm * abs(self._fF - self._bF)
+        if bx * (self._bX - self._zX) + by * (self._bY - self._zY) < 0:
+            excess = min(excess, 0.0)  # moving inwards is no tip
+        strike = False
+        tipped = self._state == TIPPED
+        if self._positional:
+            lag = self._lag_excess()
+            if tipped:
+                if lag < -self._tip_threshold() and self._quiet() and self._t - self._judge.tip_t_ms > 300:
+                    self._judge.righted = True  # the load moved back inwards: the disc righted itself
+            else:
+                excess = max(excess, lag)
+                self._tilt = excess / self._tip_threshold()
+                strike = self._strike_ok and self._rim_strike()
+        f = self._hF[-1]
+        self._judge.observe(self._t, f, excess)
+        if self._positional:
+            self._judge.press_sample(f, self._hX[-1], self._hY[-1])
+        if self._cells.suspect:
+            self._suspect_until = self._n + 3
+        if self._n < self._suspect_until:
+            strike = False
+            excess = 0.0
+        elif excess > 0.0 and not self._quiet():
+            # a tip moves the load sideways with the force nearly constant; two loads changing at
+            # once (a bump during a press) can mimic the moment, not the quiet force
+            excess = 0.0
+        if not tipped and self._positional and (excess > self._tip_threshold() or strike):
+            self._tip_run += 1
+            if self._tip_run >= self._tip_n or strike:
+                self._state = TIPPED
+                out.extend(self._judge.before_tip(self, self._t))
+                out.append({"event": "tipped", "t_ms": self._t})
+                self._judge.tipped(self._t)
+        else:
+            self._tip_run = 0
+        events = self._judge.check(self, self._t, self._state == TIPPED)
+        if events is not None:
+            out.extend(events)
+
+    def _quiet(self) -> bool:
+        """The total force has been nearly constant over the last ``tip_quiet_ms``."""
+        h = self._hF
+        recent = [h[-i] for i in range(1, min(len(h), self._quiet_n) + 1)]
+        return max(recent) - min(recent) <= max(3.0, 6.0 * self.sigma_f())
+
+    def _tip_threshold(self) -> float:
+        """Unexplained moment (g*mm) that means a tip: a floor, raised on noisy tables."""
+        return max(self.settings.tip_excess_gmm, self.settings.tip_sigmas * self.sigma_m())
+
+    def _lag_excess(self) -> float:
+        """Unexplained moment change against a quiet reference ``tip_lag_ms`` ago (the load after
+        a finger let go, which the still baseline before the segment does not include)."""
+        lag, k = self._lag_n, self._ref_n
+        h = self._hF
+        if len(h) < lag + k + self._cur_n:
+            return 0.0
+        n = len(h)
+        ref_f = [h[i] for i in range(n - lag - k, n - lag)]
+        if max(ref_f) - min(ref_f) > max(self.settings.still_tol_min_g, 4.0 * self.sigma_f()):
+            self._ref = None
+            return 0.0
+        hx, hy = self._hX, self._hY
+        rf = sum(ref_f) / k
+        rx = sum(hx[i] for i in range(n - lag - k, n - lag)) / k
+        ry = sum(hy[i] for i in range(n - lag - k, n - lag)) / k
+        self._ref = (rf, rx, ry)
+        c = self._cur_n
+        cf = sum(h[i] for i in range(n - c, n)) / c
+        cx = sum(hx[i] for i in range(n - c, n)) / c
+        cy = sum(hy[i] for i in range(n - c, n)) / c
+        excess = math.hypot(cx - rx, cy - ry) - self._judge.lever_mm * abs(cf - rf)
+        if excess > 0 and (cx - rx) * (rx - self._zX) + (cy - ry) * (ry - self._zY) < 0:
+            return -excess  # the load moves inwards: a disc righting itself, not tipping
+        return excess
+
+    def _rim_strike(self) -> bool:
+        """A tipping disc's rim strikes its stop: a short force pulse (<= ``strike_ms``) whose
+        centre of pressure is at the rim, back to the reference right after. Returns True when
+        such a pulse has just ended."""
+        ref = self._ref
+        if ref is None:
+            self._strike = None
+            return False
+        f = self._hF[-1] - ref[0]
+        s = self.settings
+        if self._strike is not None:
+            t0, peak = self._strike
+            if f <= max(1.5, 4.0 * self.sigma_f(), 0.3 * peak):
+                self._strike = None
+                return True
+            if self._t - t0 > s.strike_ms:
+                self._strike = None
+            elif f > peak:
+                self._strike = (t0, f)
+            return False
+        if f < max(s.strike_min_g, 10.0 * self.sigma_f()):
+            return False
+        r = math.hypot(self._hX[-1] - ref[1], self._hY[-1] - ref[2]) / f
+        if r >= s.strike_rim_frac * self.header.layout.radius_mm:
+            self._strike = (self._t, f)
+        return False
+
+    # used by SegmentJudge ------------------------------------------------------------
+    def window(self, n: int) -> tuple[list[float], list[float], list[float], list[int]] | None:
+        """The last ``n`` samples of force, moments and times (None if fewer are buffered)."""
+        if len(self._hF) < n:
+            return None
+        k = len(self._hF) - n
+        return (list(self._hF)[k:], list(self._hX)[k:], list(self._hY)[k:], list(self._hT)[k:])
+
+    @property
+    def still_n(self) -> int:
+        """Samples in the stillness window."""
+        return self._still_n
+
+    @property
+    def zero(self) -> tuple[float, float, float]:
+        """The empty-disc zero (F, Mx, My)."""
+        return self._zF, self._zX, self._zY
+
+    def end_segment(self, level: tuple[float, float, float]) -> None:
+        """Back to still with a new baseline ``level``."""
+        self._state = STILL
+        self._slope_t = None
+        self._bF, self._bX, self._bY = level
+        self._fF, self._fX, self._fY = level
+        self._tilt = 0.0
+
+
+def _positional(xs: list[float], ys: list[float]) -> bool:
+    """True when the cells span an area (3+ non-collinear): the centre of pressure is observable."""
+    n = len(xs)
+    if n < 3:
+        return False
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                area = (xs[j] - xs[i]) * (ys[k] - ys[i]) - (xs[k] - xs[i]) * (ys[j] - ys[i])
+                if abs(area) > 1.0:
+                    return True
+    return False

@@ -1,0 +1,413 @@
+"""Judging a segment (from a trigger until the load is still again) into sensed events.
+
+The ``Pipeline`` keeps the signals and the fast path; ``SegmentJudge`` looks at one segment:
+its peaks, the finger press, a tip, and the still level at the end, and decides what happened
+(``placed``, ``removed``, ``fell``, ``hand``, ``settled`` or nothing at all for a bump).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from companion.sensing.falls import SIZES, Pawn, decompose
+from companion.sensing.settings import SensingSettings
+from companion.sensing.trace import TraceHeader
+
+if TYPE_CHECKING:
+    from companion.sensing.pipeline import Pipeline
+
+PRESS_BIAS_MM = 3.0  # a finger presses within a few mm of the pawn's centre
+PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, pinch or hand) ...
+PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
+
+
+class SegmentJudge:
+    """Per-segment bookkeeping and the decisions taken when the load is still again."""
+
+    def __init__(self, header: TraceHeader, settings: SensingSettings, positional: bool) -> None:
+        self.s = settings
+        self.masses = {k: header.pawn_mass_g[k] for k in SIZES}
+        self.layout = header.layout
+        self.lever_mm = header.layout.radius_mm * 1.07
+        self.positional = positional
+        self.trigger_m = 120.0
+        self.press_min_g = max(PRESS_MIN_G, PRESS_MIN_PAWNS * max(self.masses.values()))
+        dt = 1000.0 / header.rate_hz
+        self.dt = dt
+        self.level_n = max(settings.level_min_samples, round(settings.level_ms / dt))
+        self.tip_settle_n = max(settings.still_min_samples, round(settings.tip_settle_ms / dt))
+        self.pre_n = max(3, round(150.0 / dt))
+        self.fall_n = max(3, round(250.0 / dt))
+        self._reset(0, (0.0, 0.0, 0.0))
+
+    def _reset(self, t: int, base: tuple[float, float, float]) -> None:
+        self.t0 = t
+        self.base = base
+        self.peak_hi = 0.0
+        self.peak_lo = 0.0
+        self.press_w = self.press_x = self.press_y = 0.0
+        self.first_dev: int | None = None
+        self.last_dev: int | None = None
+        self.run_sign = 0
+        self.run_start = t
+        self.longest_run = 0
+        self.tip_t: int | None = None
+        self.still_since: int | None = None
+        self.cand: tuple[tuple[float, float, float], int] | None = None
+        self.cand_kind: str | None = None
+        self.pre_placed = False
+        self.pre_est: float | None = None  # estimated mass of the pawn whose release tipped the disc
+        self.righted = False  # the disc was seen righting itself after a tip
+        self.lost_reported = 0.0  # grams already reported as fallen in this tip
+        self.last_loss_t = -1
+        self.slope = (0.0, 0.0, 0.0)
+        self.post_press: list[float] = []
+        self.cur_ep: list | None = None
+
+    def zero_tol_g(self, pipe: Pipeline) -> float:
+        """Largest net force change that still counts as 'no change' (below half a small pawn)."""
+        return 0.45 * self.masses["small"]
+
+    # ---------------------------------------------------------------- per sample
+    def begin(self, pipe: Pipeline, t: int) -> None:
+        """A segment starts at ``t`` from the pipeline's baseline."""
+        self._reset(t, pipe.baseline())
+        self.slope = pipe.slope
+
+    def _drifted(self, t: int) -> tuple[float, float, float]:
+        """The segment's base level carried forward to ``t`` along the drift."""
+        d = t - self.t0
+        b, s = self.base, self.slope
+        return b[0] + s[0] * d, b[1] + s[1] * d, b[2] + s[2] * d
+
+    def observe(self, t: int, f: float, excess: float) -> None:
+        """Record peaks, hand-like runs and the finger press position (from the raw sample)."""
+        d = f - self.base[0]
+        if d > self.peak_hi:
+            self.peak_hi = d
+        if d < self.peak_lo:
+            self.peak_lo = d
+        thr = self.s.hand_min_g * 0.5
+        sign = 1 if d > thr else -1 if d < -thr else 0
+        if sign:
+            if self.first_dev is None:
+                self.first_dev = t
+            self.last_dev = t
+        if sign != self.run_sign:
+            self.run_sign = sign
+            self.run_start = t
+        elif sign:
+            self.longest_run = max(self.longest_run, t - self.run_start)
+
+    def press_sample(self, f: float, x: float, y: float) -> None:
+        """Track press episodes (force above the baseline); keep the strongest finger-like one.
+
+        A rim-strike pulse (at most two samples, centred at the rim) is not a finger press.
+        """
+        if self.tip_t is not None:
+            return
+        d = f - self.base[0]
+        ep = self.cur_ep
+        if d >= self.press_min_g:
+            if ep is None:
+                ep = self.cur_ep = [0.0, 0.0, 0.0, 0]
+            ep[0] += d
+            ep[1] += x - self.base[1]
+            ep[2] += y - self.base[2]
+            ep[3] += 1
+            return
+        if ep is not None:
+            self.cur_ep = None
+            w, ex, ey, n = ep
+            strike = n <= 2 and math.hypot(ex, ey) / w >= self.s.strike_rim_frac * self.layout.radius_mm
+            if not strike and w > self.press_w:
+                self.press_w, self.press_x, self.press_y = w, ex, ey
+                self.post_press = []
+        if self.press_w > 0 and len(self.post_press) < 64:
+            self.post_press.append(d)
+
+    def tipped(self, t: int) -> None:
+        """The tip detector fired at ``t``."""
+        self.tip_t = t
+
+    @property
+    def tip_t_ms(self) -> int:
+        """When the current segment's tip was detected (segment start if none)."""
+        return self.tip_t if self.tip_t is not None else self.t0
+
+    # ---------------------------------------------------------------- decisions
+    def before_tip(self, pipe: Pipeline, t: int) -> list[dict]:
+        """Called as ``tipped`` is reported: if a finger had just set a pawn down (its release tipped
+        the disc), estimate that pawn from the level right after the finger let go. The ``placed``
+        event itself waits for the first quiet moment of the tilted disc, where the load is
+        static and the mass is measured cleanly (see ``_resolve_pre``)."""
+        if self.press_w <= 0 or self.pre_placed or not self.post_press:
+            return []
+        k = max(1, round(60.0 / self.dt))
+        vals = sorted(self.post_press[:k])
+        self.pre_est = vals[len(vals) // 2]
+        self.pre_placed = True
+        return []
+
+    def _resolve_pre(self, pipe: Pipeline, t: int, level_f: float | None) -> list[dict]:
+        """Emit the ``placed`` of the pawn that tipped the disc: mass from the quiet tilted level
+        when it fits a pawn (nothing has fallen yet), else from the estimate at the tip."""
+        est = self.pre_est
+        self.pre_est = None
+        assert est is not None
+        f = est
+        confident = True
+        if level_f is not None:
+            d = level_f - self._drifted(t)[0]
+            if self._match_size(d) is not None:
+                f = d
+        size = self._match_size(f)
+        if size is None:
+            confident = False
+            if not 0.6 * min(self.masses.values()) <= f <= 1.4 * max(self.masses.values()):
+                return []
+            size = min(self.masses, key=lambda k: abs(math.log(f / self.masses[k])))
+        px, py = self.press_x / self.press_w, self.press_y / self.press_w
+        ev = self._placed_event(pipe, t, size, f, px, py)
+        if not confident:
+            ev["confident"] = False
+        self.base = (self.base[0] + f, self.base[1] + f * px, self.base[2] + f * py)
+        return [ev]
+
+    def check(self, pipe: Pipeline, t: int, tipped: bool) -> list[dict] | None:
+        """Called every sample inside a segment; returns events once the segment is judged."""
+        if tipped:
+            if self.pre_est is not None:
+                return self._check_pre(pipe, t)
+            early = self._check_falls(pipe, t)
+            if early:
+                return early
+        n = self.tip_settle_n if tipped else pipe.still_n
+        if self.cand is not None:
+            n = max(n, min(self.level_n, self.cand[1] + 1))
+        w = pipe.window(n)
+        if w is None:
+            return None
+        fs, xs, ys, ts = w
+        tol_f = max(self.s.still_tol_min_g, self.s.still_tol_sigmas * pipe.sigma_f())
+        tol_m = max(150.0, self.s.still_tol_sigmas * pipe.sigma_m())
+        still = max(fs) - min(fs) <= tol_f and (
+            not self.positional or (max(xs) - min(xs) <= tol_m and max(ys) - min(ys) <= tol_m))
+        if not still:
+            self.still_since = None
+            if self.cand is not None:
+                return self._finish_cand(pipe, t)
+            return None
+        if self.still_since is None:
+            self.still_since = ts[0]
+        k = 1.0 / len(fs)
+        level = (sum(fs) * k, sum(xs) * k, sum(ys) * k)
+        if self.cand is not None:
+            self.cand = (level, len(fs))
+            if len(fs) >= self.level_n:
+                return self._finish_cand(pipe, t)
+            return None
+        if tipped:
+            return self._judge_tip(pipe, t, level)
+        return self._judge(pipe, t, level, ts[0])
+
+    def _check_pre(self, pipe: Pipeline, t: int) -> list[dict] | None:
+        """While the tipping pawn is pending: wait for a short quiet stretch of the total force."""
+        w = pipe.window(self.pre_n)
+        tip_t = self.tip_t if self.tip_t is not None else t
+        if t - tip_t > 1500 or w is None:
+            return self._resolve_pre(pipe, t, None) if t - tip_t > 1500 else None
+        fs = w[0]
+        if w[3][0] <= tip_t or max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
+            return None
+        return self._resolve_pre(pipe, t, sum(fs) / len(fs))
+
+    def _check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
+        """While tipped: pawns come off one after another. As soon as the total force has been
+        quiet for a short while after a drop, report the loss (mass evidence only: the disc is
+        still tilted, so the moment says little)."""
+        w = pipe.window(self.fall_n)
+        if w is None:
+            return None
+        fs, ts = w[0], w[3]
+        if ts[0] <= self.last_loss_t or max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
+            return None
+        new_loss = -(sum(fs) / len(fs) - self._drifted(t)[0]) - self.lost_reported
+        if new_loss <= self.zero_tol_g(pipe) or self._decompose(pipe, new_loss, None) is None:
+            return None
+        self.lost_reported += new_loss
+        self.last_loss_t = t
+        return self._loss_events(pipe, t, new_loss, None, removed=False)
+
+    def _judge(self, pipe: Pipeline, t: int, level: tuple[float, float, float],
+               t_still: int) -> list[dict] | None:
+        d_f = level[0] - self._drifted(t)[0]
+        if abs(d_f) <= self.zero_tol_g(pipe):
+            events = self._hand_events(t, t_still)
+            pipe.end_segment(level)
+            return events
+        if d_f > 0 and self._match_size(d_f) is not None:
+            self.cand, self.cand_kind = (level, len(pipe.window(pipe.still_n)[0])), "placed"  # type: ignore[index]
+            return self._maybe_finish(pipe, t)
+        if d_f < 0 and self._decompose(pipe, -d_f, None) is not None:
+            self.cand, self.cand_kind = (level, pipe.still_n), "lost"
+            return self._maybe_finish(pipe, t)
+        # an unexplained still level: a hand resting on the disc, or a slow change
+        held = t - (self.still_since or t)
+        limit = self.s.hand_max_hold_ms if abs(d_f) >= self.s.hand_min_g else 2000.0
+        if held >= limit:
+            events = self._unexplained(pipe, t, t_still, level)
+            pipe.end_segment(level)
+            return events
+        return None
+
+    def _unexplained(self, pipe: Pipeline, t: int, t_still: int,
+                     level: tuple[float, float, float]) -> list[dict]:
+        """A new still level that fits no pawn well. Pawn-sized and after a press: the nearest
+        pawn, marked not confident (the table is asked to confirm); otherwise a hand or nothing."""
+        base = self._drifted(t)
+        d_f = level[0] - base[0]
+        lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
+        if lo <= abs(d_f) <= hi:
+            size = min(self.masses, key=lambda k: abs(math.log(abs(d_f) / self.masses[k])))
+            if d_f > 0 and self.press_w > 0:
+                d_x, d_y = level[1] - base[1], level[2] - base[2]
+                px, py = self._position(pipe, d_f, d_x, d_y, pipe.still_n)
+                ev = self._placed_event(pipe, t, size, d_f, px, py)
+                ev["confident"] = False
+                return [ev]
+            if d_f < 0:
+                return [{"event": "fell", "t_ms": t, "pawns": {k: int(k == size) for k in SIZES},
+                         "mass_g": round(-d_f, 2), "confident": False}]
+        return self._hand_events(t, t_still)
+
+    def _maybe_finish(self, pipe: Pipeline, t: int) -> list[dict] | None:
+        if self.cand is not None and self.cand[1] >= self.level_n:
+            return self._finish_cand(pipe, t)
+        return None
+
+    def _finish_cand(self, pipe: Pipeline, t: int) -> list[dict]:
+        """Emit the pawn event of a candidate level and go back to still."""
+        assert self.cand is not None
+        level = self.cand[0]
+        n = self.cand[1]
+        kind = self.cand_kind
+        self.cand = None
+        base = self._drifted(t)
+        d_f = level[0] - base[0]
+        d_x = level[1] - base[1]
+        d_y = level[2] - base[2]
+        events: list[dict] = []
+        if kind == "placed":
+            size = self._match_size(d_f)
+            if size is not None:
+                px, py = self._position(pipe, d_f, d_x, d_y, n)
+                events.append(self._placed_event(pipe, t, size, d_f, px, py))
+        else:
+            events.extend(self._loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.peak_hi >= 2.5))
+        pipe.end_segment(level)
+        return events
+
+    def _judge_tip(self, pipe: Pipeline, t: int, level: tuple[float, float, float]) -> list[dict] | None:
+        """After a tip: report falls as the load goes still (the disc may still lie tilted), and
+        ``settled`` once the disc has righted itself (or has lain still for a long time)."""
+        base = self._drifted(t)
+        d_f = level[0] - base[0]
+        d_x, d_y = level[1] - base[1], level[2] - base[2]
+        excess = math.hypot(d_x, d_y) - self.lever_mm * abs(d_f)
+        level_ok = self.righted or excess < 0.5 * self.s.tip_excess_gmm
+        held = t - (self.still_since or t)
+        new_loss = -d_f - self.lost_reported
+        events: list[dict] = []
+        if not self.righted and held < self.s.tip_max_unlevel_ms:
+            return None
+        if new_loss > self.zero_tol_g(pipe):
+            moment = (-d_x, -d_y) if level_ok and self.lost_reported == 0.0 else None
+            events.extend(self._loss_events(pipe, t, new_loss, moment, removed=False))
+        events.append({"event": "settled", "t_ms": t})
+        pipe.end_segment(level)
+        return events
+
+    def flush(self, pipe: Pipeline, t: int) -> list[dict]:
+        """End of stream inside a segment: finish a pending candidate (no guessing otherwise)."""
+        if self.pre_est is not None:
+            return self._resolve_pre(pipe, t, None)
+        if self.cand is not None:
+            return self._finish_cand(pipe, t)
+        return []
+
+    # ---------------------------------------------------------------- helpers
+    def _hand_events(self, t: int, t_still: int) -> list[dict]:
+        """A disturbance with no net change: a hand if sustained, else a bump (no event)."""
+        if self.first_dev is None or self.last_dev is None:
+            return []
+        if self.longest_run < self.s.hand_min_ms * 0.6:
+            return []
+        if max(self.peak_hi, -self.peak_lo) < self.s.hand_min_g:
+            return []
+        duration = max(self.last_dev - self.first_dev, self.longest_run)
+        return [{"event": "hand", "t_ms": t, "duration_ms": int(duration)},
+                {"event": "settled", "t_ms": t}]
+
+    def _match_size(self, d_f: float) -> str | None:
+        """The pawn size whose mass fits a force step, or None."""
+        best = None
+        for size, m in self.masses.items():
+            tol = max(self.s.pawn_tol_min_g, self.s.pawn_tol_frac * m)
+            if abs(d_f - m) <= tol and (best is None or abs(d_f - m) < abs(d_f - self.masses[best])):
+                best = size
+        return best
+
+    def _position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float, n: int) -> tuple[float, float]:
+        """Placement position: level difference dM/dF, combined with the finger press if there was one."""
+        lx, ly = d_x / d_f, d_y / d_f
+        if self.press_w <= 0:
+            return lx, ly
+        sig_l = pipe.sigma_m() * math.sqrt(1.0 / n + 1.0 / 40.0) / d_f
+        px, py = self.press_x / self.press_w, self.press_y / self.press_w
+        wl = 1.0 / max(sig_l, 0.1) ** 2
+        wp = 1.0 / PRESS_BIAS_MM ** 2
+        return (wl * lx + wp * px) / (wl + wp), (wl * ly + wp * py) / (wl + wp)
+
+    def _placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
+        """The ``placed`` event, also recorded in the pipeline's pawn list."""
+        if not self.positional:
+            pipe.pawns.append(Pawn(size, mass, None, None))
+            return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
+                    "x_mm": None, "y_mm": None, "zone": None, "number": None}
+        zone, number = self.layout.locate(x, y, self.s.line_margin_mm)
+        pipe.pawns.append(Pawn(size, mass, x, y))
+        return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
+                "x_mm": round(x, 1), "y_mm": round(y, 1), "zone": zone, "number": number}
+
+    def _decompose(self, pipe: Pipeline, lost: float, moment: tuple[float, float] | None):  # noqa: ANN202
+        sigma = max(0.1, pipe.sigma_f() * 0.5)
+        toward = None
+        if self.tip_t is not None and self.positional:
+            zero = pipe.zero
+            mx, my = self.base[1] - zero[1], self.base[2] - zero[2]
+            norm = math.hypot(mx, my)
+            if norm > 1e-6:
+                toward = (mx / norm, my / norm)  # the disc tips towards the pawns' moment
+        return decompose(lost, moment, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
+                         radius_mm=self.layout.radius_mm)
+
+    def _loss_events(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
+                     removed: bool) -> list[dict]:
+        """``removed`` (one pawn lifted by hand) or ``fell`` for a loss of mass; update the pawn list."""
+        dec = self._decompose(pipe, lost, moment if self.positional else None)
+        if dec is None:
+            return [{"event": "fell", "t_ms": t, "pawns": {s: 0 for s in SIZES}, "mass_g": round(lost, 2),
+                     "confident": False}]
+        for p in dec.pawns:
+            pipe.pawns.remove(p)
+        total = sum(dec.counts.values())
+        if removed and total == 1:
+            size = next(s for s, c in dec.counts.items() if c)
+            ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
+        else:
+            ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
+        if not dec.confident:
+            ev["confident"] = False
+        return [ev]

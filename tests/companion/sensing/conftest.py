@@ -1,0 +1,188 @@
+"""A tiny physical table for the sensing tests: rigid platform on N cells, pawns, fingers, hands.
+
+Deliberately independent of ``hardware.sim`` (tests must not tune to one simulator): loads are
+summed as (F, Mx, My), shared between cells by the minimum-norm statics, calibrated back to raw
+HX711 codes with noise, and optionally corrupted by glitches, missed reads, gaps and faults.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+
+from companion.sensing.layout import DiscLayout
+from companion.sensing.trace import RAW_MAX, RAW_MIN, CellSpec, Sample, TraceHeader
+
+MASSES = {"small": 2.1, "medium": 4.6, "large": 7.9}
+Load = Callable[[float], tuple[float, float, float]]
+
+
+def ramp(t: float, start: float, end: float, edge: float) -> float:
+    """0..1 trapezoid with linear edges."""
+    if t <= start or t >= end:
+        return 0.0
+    return min(1.0, (t - start) / edge, (end - t) / edge)
+
+
+@dataclass
+class Table:
+    """Scripted loads on a simulated table; ``samples()`` renders the raw trace."""
+
+    cells: int = 4
+    rate_hz: float = 80.0
+    noise_g: float = 0.1
+    seed: int = 1
+    glitch_prob: float = 0.0
+    miss_prob: float = 0.0
+    gap_prob: float = 0.0
+    drift_g_per_min: float = 0.0
+    loads: list[Load] = field(default_factory=list)
+    faults: list[tuple[float, int, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        rng = random.Random(self.seed)
+        if self.cells == 1:
+            pos = [(0.0, 0.0)]
+        else:
+            start = 90.0 if self.cells == 3 else 45.0
+            pos = [(120 * math.cos(math.radians(start + 360 * i / self.cells)),
+                    120 * math.sin(math.radians(start + 360 * i / self.cells))) for i in range(self.cells)]
+        self.pos = pos
+        self.gain = [rng.uniform(300, 600) * rng.choice((1, -1)) for _ in pos]
+        self.offset = [rng.randint(-200_000, 200_000) for _ in pos]
+        self.header = TraceHeader(self.rate_hz, tuple(CellSpec(x, y, o, g) for (x, y), o, g in
+                                                     zip(pos, self.offset, self.gain, strict=True)),
+                                  dict(MASSES), DiscLayout())
+
+    def share(self, f: float, mx: float, my: float) -> list[float]:
+        """Minimum-norm statics of a symmetric platform."""
+        n = len(self.pos)
+        if n == 1:
+            return [f]
+        sxx = sum(x * x for x, _ in self.pos)
+        syy = sum(y * y for _, y in self.pos)
+        return [f / n + mx * x / sxx + my * y / syy for x, y in self.pos]
+
+    # ----- scripted actions ---------------------------------------------------------------
+    def place(self, t: float, size: str, x: float, y: float, press_g: float = 80.0,
+              press_s: float = 0.3, mass: float | None = None) -> float:
+        """A pawn set down at ``t`` with a finger press; returns the release time."""
+        m = MASSES[size] if mass is None else mass
+        end = t + press_s
+        self.loads.append(lambda s: (m, m * x, m * y) if s >= t else (0.0, 0.0, 0.0))
+        self.loads.append(lambda s: self._point(s, t, end, 0.05, press_g, x, y))
+        return end
+
+    def remove(self, t: float, size: str, x: float, y: float) -> None:
+        """A hand pinches a pawn (placed earlier) and lifts it off at ``t + 0.2``."""
+        m = MASSES[size]
+        self.loads.append(lambda s: (-m, -m * x, -m * y) if s >= t + 0.2 else (0.0, 0.0, 0.0))
+        self.loads.append(lambda s: self._point(s, t, t + 0.22, 0.04, 15.0, x, y))
+
+    def hand(self, t: float, duration: float, force: float, x: float, y: float) -> None:
+        """A hand pressing (or lifting) the disc."""
+        self.loads.append(lambda s: self._point(s, t, t + duration, 0.15, force, x, y,
+                                                tremor=0.05))
+
+    def bump(self, t: float, amp: float = 25.0) -> None:
+        """A knock on the table: a damped 12 Hz ring, no lasting change."""
+        def load(s: float) -> tuple[float, float, float]:
+            d = s - t
+            if d < 0 or d > 0.6:
+                return 0.0, 0.0, 0.0
+            f = amp * math.exp(-d / 0.08) * math.sin(2 * math.pi * 12 * d)
+            return f, f * 30.0, -f * 20.0
+        self.loads.append(load)
+
+    def tip(self, t: float, pawns: list[tuple[str, float, float]], excess: float = 1500.0) -> None:
+        """The disc rolls towards the pawns' side from ``t`` (the whole load's centre of pressure
+        moves out over 150 ms, the rim strikes its stop), then ``pawns`` slide off one by one,
+        then the disc rights itself."""
+        mx = sum(MASSES[s] * x for s, x, _ in pawns) or 1.0
+        my = sum(MASSES[s] * y for s, _, y in pawns)
+        norm = math.hypot(mx, my)
+        ux, uy = mx / norm, my / norm
+        t_fall = [t + 0.4 + 0.15 * i for i in range(len(pawns))]
+        t_right = t_fall[-1] + 0.4 if t_fall else t + 0.6
+
+        def load(s: float) -> tuple[float, float, float]:
+            if s < t:
+                return 0.0, 0.0, 0.0
+            k = min(1.0, ((s - t) / 0.15) ** 2)
+            if s > t_right:
+                k = max(0.0, 1.0 - (s - t_right) / 0.3)
+            f, ex, ey = 0.0, excess * k * ux, excess * k * uy
+            if 0.15 <= s - t <= 0.165:  # the rim strikes the stop
+                f += 60.0
+                ex += 60.0 * 150 * ux
+                ey += 60.0 * 150 * uy
+            for (size, x, y), tf in zip(pawns, t_fall, strict=True):
+                if s >= tf:
+                    m = MASSES[size]
+                    f -= m
+                    ex -= m * x
+                    ey -= m * y
+            return f, ex, ey
+        self.loads.append(load)
+
+    def fault(self, t: float, cell: int, kind: str) -> None:
+        """Cell ``cell`` fails at ``t``: stuck, saturated, disconnected or noisy."""
+        self.faults.append((t, cell, kind))
+
+    @staticmethod
+    def _point(s: float, start: float, end: float, edge: float, force: float, x: float, y: float,
+               tremor: float = 0.0) -> tuple[float, float, float]:
+        k = ramp(s, start, end, edge)
+        if k == 0.0:
+            return 0.0, 0.0, 0.0
+        f = force * k * (1 + tremor * math.sin(2 * math.pi * 7 * s))
+        return f, f * x, f * y
+
+    # ----- rendering ------------------------------------------------------------------------
+    def samples(self, seconds: float) -> list[Sample]:
+        """Render ``seconds`` of raw samples."""
+        rng = random.Random(self.seed + 1)
+        out = []
+        n = int(seconds * self.rate_hz)
+        stuck: dict[int, int] = {}
+        for k in range(n):
+            t = k / self.rate_hz
+            f = mx = my = 0.0
+            for load in self.loads:
+                a, b, c = load(t)
+                f, mx, my = f + a, mx + b, my + c
+            grams = self.share(f, mx, my)
+            raw: list[int | None] = []
+            for i, g in enumerate(grams):
+                g += self.drift_g_per_min * t / 60.0 + rng.gauss(0, self.noise_g)
+                kind = next((kd for tf, c, kd in self.faults if c == i and t >= tf), None)
+                if kind == "noisy":
+                    g += rng.gauss(0, 40.0)
+                v = int(round(self.offset[i] + self.gain[i] * g))
+                if kind == "stuck":
+                    v = stuck.setdefault(i, v)
+                elif kind == "saturated":
+                    v = RAW_MAX
+                elif kind == "disconnected":
+                    v = -1
+                elif rng.random() < self.miss_prob:
+                    raw.append(None)
+                    continue
+                elif rng.random() < self.glitch_prob:
+                    v = rng.choice([RAW_MAX, RAW_MIN, -1, v ^ (1 << rng.randint(16, 22)),
+                                    v + int(self.gain[i] * rng.choice((-60, 60)))])
+                raw.append(max(RAW_MIN, min(RAW_MAX, v)))
+            if self.gap_prob and rng.random() < self.gap_prob:
+                continue
+            out.append(Sample(int(round(t * 1000)), tuple(raw)))
+        return out
+
+
+@pytest.fixture
+def table() -> Callable[..., Table]:
+    """Factory for scripted tables."""
+    return Table

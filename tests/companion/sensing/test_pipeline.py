@@ -1,0 +1,179 @@
+"""Behaviour of the sensing pipeline on small scripted tables (see conftest.Table)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from companion.sensing.pipeline import Pipeline
+
+
+def run(tab, seconds: float) -> list[dict]:
+    pipe = Pipeline(tab.header)
+    events: list[dict] = []
+    for s in tab.samples(seconds):
+        events.extend(pipe.feed(s))
+    events.extend(pipe.finish())
+    return events
+
+
+def polar(r: float, deg: float) -> tuple[float, float]:
+    return r * math.cos(math.radians(deg)), r * math.sin(math.radians(deg))
+
+
+def kinds(events: list[dict]) -> list[str]:
+    return [e["event"] for e in events]
+
+
+@pytest.mark.parametrize(("size", "zone", "number", "deg", "r"), [
+    ("small", "red", 2, 30, 37), ("medium", "green", 4, 150, 85), ("large", "purple", 6, 270, 133),
+    ("small", "orange", 5, 330, 109)])
+def test_placement_size_zone_number(table, size: str, zone: str, number: int, deg: float, r: float) -> None:
+    tab = table(noise_g=0.2)
+    x, y = polar(r, deg)
+    release = tab.place(2.0, size, x, y, press_g=150)
+    events = run(tab, 6.0)
+    assert kinds(events) == ["placed"]
+    ev = events[0]
+    assert (ev["size"], ev["zone"], ev["number"]) == (size, zone, number)
+    assert math.hypot(ev["x_mm"] - x, ev["y_mm"] - y) < 6.0
+    assert abs(ev["mass_g"] - {"small": 2.1, "medium": 4.6, "large": 7.9}[size]) < 0.4
+    assert ev["t_ms"] > release * 1000  # reported after the finger let go
+
+
+def test_pawn_on_a_line_has_no_zone(table) -> None:
+    tab = table(noise_g=0.05)
+    tab.place(2.0, "large", *polar(97.0, 100))  # on the ring line between 4 and 5
+    events = run(tab, 5.0)
+    assert kinds(events) == ["placed"]
+    assert events[0]["zone"] is None and events[0]["number"] is None
+
+
+def test_one_cell_gives_mass_only(table) -> None:
+    tab = table(cells=1)
+    tab.place(2.0, "medium", 50.0, 20.0)
+    events = run(tab, 5.0)
+    assert kinds(events) == ["placed"]
+    assert events[0]["size"] == "medium"
+    assert events[0]["x_mm"] is None and events[0]["zone"] is None and events[0]["number"] is None
+
+
+@pytest.mark.parametrize("rate", [80.0, 10.0])
+@pytest.mark.parametrize("cells", [3, 4])
+def test_sequence_of_placements_any_table(table, rate: float, cells: int) -> None:
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.15)
+    spots = [("small", 30, 60), ("large", 200, 110), ("medium", 290, 40), ("small", 100, 130)]
+    for i, (size, deg, r) in enumerate(spots):
+        tab.place(2.0 + 4.0 * i, size, *polar(r, deg))
+    events = run(tab, 20.0)
+    assert [e["size"] for e in events if e["event"] == "placed"] == [s for s, _, _ in spots]
+    assert kinds(events) == ["placed"] * 4
+
+
+def test_glitches_missed_reads_and_gaps_cause_no_events(table) -> None:
+    tab = table(noise_g=0.2, glitch_prob=1 / 200, miss_prob=1 / 100, gap_prob=1 / 100)
+    tab.place(5.0, "small", *polar(60, 45))
+    events = run(tab, 40.0)
+    assert kinds(events) == ["placed"]
+    assert events[0]["size"] == "small"
+
+
+def test_bumps_are_no_events(table) -> None:
+    tab = table(noise_g=0.2)
+    tab.place(2.0, "medium", *polar(60, 10))
+    for k in range(6):
+        tab.bump(6.0 + 3.0 * k, amp=10.0 + 6 * k)
+    events = run(tab, 26.0)
+    assert kinds(events) == ["placed"]
+
+
+def test_hand_reported_when_it_ends(table) -> None:
+    tab = table(noise_g=0.1)
+    tab.hand(3.0, 1.5, 300.0, *polar(100, 200))
+    events = run(tab, 8.0)
+    assert kinds(events) == ["hand", "settled"]
+    assert events[0]["t_ms"] >= 4500
+    assert 1200 <= events[0]["duration_ms"] <= 1800
+
+
+def test_lifting_hand(table) -> None:
+    tab = table(noise_g=0.1)
+    tab.hand(3.0, 2.0, -60.0, *polar(140, 300))
+    assert kinds(run(tab, 8.0)) == ["hand", "settled"]
+
+
+def test_finger_press_belongs_to_placed_not_hand(table) -> None:
+    tab = table(noise_g=0.1)
+    tab.place(2.0, "large", *polar(80, 80), press_g=200, press_s=0.5)
+    assert kinds(run(tab, 6.0)) == ["placed"]
+
+
+def test_removed(table) -> None:
+    tab = table(noise_g=0.1)
+    x, y = polar(70, 250)
+    tab.place(2.0, "medium", x, y)
+    tab.remove(6.0, "medium", x, y)
+    events = run(tab, 10.0)
+    assert kinds(events) == ["placed", "removed"]
+    assert events[1]["size"] == "medium"
+
+
+def test_tip_detected_fast_then_falls_and_settled(table) -> None:
+    tab = table(noise_g=0.2)
+    pawns = [("large", *polar(120, 10)), ("small", *polar(130, 20)), ("medium", *polar(60, 200))]
+    for i, (size, x, y) in enumerate(pawns):
+        tab.place(2.0 + 3.0 * i, size, x, y)
+    tab.tip(12.0, pawns[:2])
+    events = run(tab, 18.0)
+    assert kinds(events) == ["placed", "placed", "placed", "tipped", "fell", "settled"]
+    tipped = events[3]
+    assert 12000 <= tipped["t_ms"] <= 12100
+    fell = events[4]
+    assert fell["pawns"] == {"small": 1, "medium": 0, "large": 1}
+    assert fell.get("confident", True) is True
+
+
+@pytest.mark.parametrize("kind", ["stuck", "saturated", "disconnected", "noisy"])
+def test_faults_reported_within_5_s(table, kind: str) -> None:
+    tab = table(noise_g=0.1)
+    tab.fault(4.0, 2, kind)
+    events = [e for e in run(tab, 12.0) if e["event"] == "fault"]
+    assert events, "no fault reported"
+    assert (events[0]["cell"], events[0]["kind"]) == (2, kind)
+    assert 4000 <= events[0]["t_ms"] <= 9000
+
+
+def test_slow_drift_on_an_empty_disc_is_no_event(table) -> None:
+    tab = table(noise_g=0.1, drift_g_per_min=3.0)
+    assert run(tab, 120.0) == []
+
+
+def test_placement_after_drift(table) -> None:
+    tab = table(noise_g=0.1, drift_g_per_min=2.0)
+    tab.place(60.0, "small", *polar(60, 100))
+    events = run(tab, 65.0)
+    assert kinds(events) == ["placed"]
+    assert events[0]["size"] == "small"
+
+
+def test_snapshot_shape(table) -> None:
+    tab = table(noise_g=0.05)
+    tab.place(1.0, "large", 60.0, 0.0)
+    pipe = Pipeline(tab.header)
+    for s in tab.samples(4.0):
+        pipe.feed(s)
+    snap = pipe.snapshot()
+    assert set(snap) == {"t_ms", "mass_g", "cop_mm", "tilt", "still", "pawns", "faults"}
+    assert abs(snap["mass_g"] - 7.9) < 0.5
+    assert abs(snap["cop_mm"][0] - 60.0) < 8.0
+    assert snap["still"] is True
+    assert snap["pawns"][0]["size"] == "large"
+    assert 0.0 <= snap["tilt"] <= 1.0
+
+
+def test_wrong_width_sample_rejected(table) -> None:
+    from companion.sensing.trace import Sample
+    pipe = Pipeline(table().header)
+    with pytest.raises(ValueError, match="cells"):
+        pipe.feed(Sample(0, (1, 2)))
