@@ -1,1 +1,1 @@
-"""web."""
+"""The tablet page: Flask app (``web.app.create_app``), JSON API, event stream, OpenAPI file."""

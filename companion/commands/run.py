@@ -1,0 +1,188 @@
+"""``dingo-companion run``: the companion itself (source, sensing, rules, panel, log, tablet page).
+
+With no hardware configured it runs the simulated table. Serves the page with waitress (a
+production WSGI server) and prints the address(es) to open and the table PIN at start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("dingo-companion")
+
+WSGI_THREADS = 32  # each event-stream client holds one thread; 10+ tablets and API calls fit
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``run`` command."""
+    p = subparsers.add_parser("run", help="run the companion and serve the tablet page")
+    p.add_argument("--host", default=None, help="address to listen on (default: [web] host, all interfaces)")
+    p.add_argument("--port", type=int, default=None, help="TCP port (default: [web] port, 8000)")
+    p.add_argument("--data-dir", type=Path, default=None,
+                   help="where sessions, the PIN and the secret key live (default: the user's data dir)")
+    p.add_argument("--config", type=Path, default=None, help="configuration file (TOML)")
+    p.add_argument("--source", choices=("sim", "serial", "gpio", "trace"), default=None,
+                   help="sample source, overriding [source] kind")
+    p.add_argument("--pin", default=None, help="set the table PIN (4-12 digits) instead of the stored one")
+    p.set_defaults(func=run)
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/dingo-companion`` or ``~/.local/share/dingo-companion``."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    if not base or not os.path.isabs(base):
+        base = str(Path.home() / ".local" / "share")
+    return Path(base) / "dingo-companion"
+
+
+def load(config_path: Path | None) -> Any:
+    """Load the configuration (ConfigError names file, line and reason)."""
+    from companion.config import load_config
+
+    return load_config(config_path)
+
+
+class _Service:
+    """systemd notification (READY/STATUS/STOPPING) and watchdog, if ``companion.service`` is there."""
+
+    def __init__(self) -> None:
+        self.notifier: Any = None
+        self.watchdog: Any = None
+        try:
+            from companion.service.notify import Notifier, Watchdog
+
+            self.notifier = Notifier()
+            self.watchdog = Watchdog(self.notifier)
+        except (ImportError, ValueError) as exc:
+            log.warning("systemd notification unavailable: %s", exc)
+
+    def kick(self) -> None:
+        """Called by the read loop once per healthy iteration: pings WATCHDOG=1 when due."""
+        if self.watchdog is not None:
+            self.watchdog.kick()
+
+    def ready(self, status: str) -> None:
+        """READY=1: the web server listens and the source is open."""
+        if self.notifier is not None:
+            self.notifier.ready(status)
+
+    def stopping(self) -> None:
+        """STOPPING=1."""
+        if self.notifier is not None:
+            self.notifier.stopping("shutting down")
+
+
+def banner(host: str, port: int) -> str:
+    """The addresses to open (with a QR code on a wildcard address), from companion.service."""
+    try:
+        from companion.service.banner import startup_banner
+
+        text = startup_banner(port, host, qr=host in ("0.0.0.0", "::", ""))
+    except (ImportError, ValueError, OSError):
+        text = "Open the Dingo Companion page on the tablet:\n" + "".join(
+            f"  {u}\n" for u in addresses(host, port))
+    if host in ("0.0.0.0", "::", ""):
+        text += f"  (on this machine: http://localhost:{port}/)\n"
+    return text
+
+
+def addresses(host: str, port: int) -> list[str]:
+    """The URLs a person can open: the bound address, or every interface's for 0.0.0.0."""
+    from web.security import machine_host_names
+
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{'[' + host + ']' if ':' in host else host}:{port}/"]
+    urls = [f"http://localhost:{port}/"]
+    short = socket.gethostname().split(".")[0]
+    if short and short != "localhost":
+        urls.append(f"http://{short}.local:{port}/")
+    from web.security import is_ip
+
+    for name in sorted(machine_host_names()):
+        if is_ip(name) and ":" not in name and not name.startswith("127."):
+            urls.append(f"http://{name}:{port}/")
+    return urls
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start everything, serve until SIGINT/SIGTERM, stop cleanly."""
+    from waitress import create_server
+
+    from companion.table.build import build_table
+    from web.app import create_app
+    from web.security import Guard, load_or_create_pin, load_or_create_secret_key, machine_host_names
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = load(args.config)
+    except Exception as exc:  # noqa: BLE001 - a clear one-line message, not a traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    web_cfg = getattr(config, "web", None)
+    host = args.host or getattr(web_cfg, "host", "0.0.0.0")
+    port = args.port if args.port is not None else int(getattr(web_cfg, "port", 8000))
+    data_dir = args.data_dir or getattr(getattr(config, "data", None), "dir", None) or default_data_dir()
+    data_dir = Path(data_dir).expanduser()
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        pin = load_or_create_pin(data_dir, args.pin or getattr(web_cfg, "pin", "") or None)
+        secret = load_or_create_secret_key(data_dir)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        service = _Service()
+        table = build_table(config, data_dir, source_kind=args.source, heartbeat=service.kick)
+    except Exception as exc:  # noqa: BLE001
+        print(f"error: cannot set up the table: {exc}", file=sys.stderr)
+        return 2
+    extra_hosts = list(getattr(web_cfg, "allowed_hosts", ()) or ())
+    if host not in ("0.0.0.0", "::", ""):
+        extra_hosts.append(host)
+    guard = Guard(pin=pin, allowed_hosts=machine_host_names(extra_hosts))
+    app = create_app(table.controller, secret_key=secret, guard=guard, session_store=table.store)
+    try:
+        server = create_server(app, host=host, port=port, threads=WSGI_THREADS, channel_timeout=60,
+                               ident="dingo-companion")
+    except OSError as exc:
+        print(f"error: cannot listen on {host}:{port}: {exc}", file=sys.stderr)
+        table.stop()
+        return 2
+    real_port = server.effective_port if hasattr(server, "effective_port") else port
+    try:
+        table.start()
+    except Exception as exc:  # noqa: BLE001
+        print(f"error: cannot open the sample source: {exc}", file=sys.stderr)
+        server.close()
+        table.stop()
+        return 2
+    print(f"Dingo Companion is running ({table.source_kind} table).")
+    print(banner(host, int(real_port)), end="")
+    print(f"Table PIN (to change the game from the page): {pin}")
+    for warning in table.warnings:
+        print(f"warning: {warning}")
+    sys.stdout.flush()
+    service.ready(f"listening on {host}:{real_port}, {table.source_kind} source open")
+
+    def shutdown(*_: Any) -> None:
+        raise KeyboardInterrupt  # unwinds waitress's loop in the main thread
+
+    signal.signal(signal.SIGTERM, shutdown)
+    signal.signal(signal.SIGINT, shutdown)
+    try:
+        server.run()  # returns after shutting its worker threads down on KeyboardInterrupt
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.stopping()
+        table.stop()
+        server.close()
+    print("Dingo Companion stopped.")
+    return 0

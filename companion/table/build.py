@@ -1,0 +1,113 @@
+"""Build a running table from the configuration: source, pipeline, rules, panel, log, controller.
+
+Each part is optional except the rules core and the source: a part that is missing or fails
+to start is reported in ``Table.warnings`` (and on the page) and the table runs without it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.table.controller import TableController
+from companion.table.game import DingoDiscGame
+from companion.table.loop import SourceLoop
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Table:
+    """Everything ``dingo-companion run`` starts, and stops in reverse order."""
+
+    controller: TableController
+    loop: SourceLoop | None
+    store: Any = None
+    panel: Any = None
+    source_kind: str = "sim"
+    warnings: list[str] = field(default_factory=list)
+
+    def start(self) -> None:
+        """Start the read loop (opens the source)."""
+        if self.loop is not None:
+            self.loop.start()
+        self.controller.panel_status("running")
+
+    def stop(self) -> None:
+        """Stop the loop, end the streams, close the panel and the log."""
+        if self.loop is not None:
+            self.loop.stop()
+        self.controller.panel_status("off")
+        self.controller.close()
+        for part in (self.panel, self.store):
+            close = getattr(part, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:  # noqa: BLE001
+                    log.exception("closing %s failed", type(part).__name__)
+
+
+def build_table(config: Any, data_dir: Path, *, source_kind: str | None = None,
+                heartbeat: Any = None) -> Table:
+    """Wire every part for ``config``; ``source_kind`` overrides ``[source] kind``."""
+    from companion.sensing.pipeline import Pipeline
+    from hardware.sources import make_source
+
+    warnings: list[str] = []
+    source = make_source(config, source_kind)
+    header = source.header
+    kind = source_kind or getattr(getattr(config, "source", None), "kind", "sim")
+    simulator = getattr(source, "simulator", None)
+    pipeline = Pipeline(header)
+    store = _open_store(data_dir, warnings)
+    controller = TableController(
+        DingoDiscGame(), store=store, header=header, simulator=simulator,
+        sensing=pipeline.snapshot, mode="sim" if simulator is not None else kind,
+    )
+    if store is not None and controller.resume_unfinished() is not None:
+        log.info("resumed session %s", controller.session_id)
+    panel = _open_panel(config, controller, warnings)
+    if panel is not None:
+        controller.attach_panel(panel)
+    for w in warnings:
+        controller.add_status("startup", w)
+    loop = SourceLoop(source, pipeline, controller, heartbeat=heartbeat)
+    return Table(controller, loop, store, panel, kind, warnings)
+
+
+def _open_store(data_dir: Path, warnings: list[str]) -> Any:
+    try:
+        from companion.session import SessionStore
+    except ImportError as exc:
+        warnings.append(f"no session log ({exc}): games are not saved")
+        return None
+    try:
+        return SessionStore(data_dir)
+    except Exception as exc:  # noqa: BLE001 - run without a log rather than not at all
+        warnings.append(f"session log unavailable ({exc}): games are not saved")
+        return None
+
+
+def _open_panel(config: Any, controller: TableController, warnings: list[str]) -> Any:
+    panel_cfg = getattr(config, "panel", None)
+    if panel_cfg is None or not getattr(panel_cfg, "enabled", False):
+        return None
+    try:
+        from hardware.panel import Panel
+
+        def pressed(button: str) -> Any:
+            def handler(*_: Any) -> None:
+                try:
+                    controller.press_button(button, source="panel")
+                except Exception as exc:  # noqa: BLE001 - a button must never kill the panel thread
+                    log.info("panel %s: %s", button, exc)
+            return handler
+
+        return Panel(panel_cfg, on_roll=pressed("roll"), on_confirm=pressed("confirm"),
+                     on_undo=pressed("undo"))
+    except Exception as exc:  # noqa: BLE001
+        warnings.append(f"button panel unavailable ({exc}); use the buttons on the page")
+        return None

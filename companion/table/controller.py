@@ -1,0 +1,493 @@
+"""The live table controller: one game, its sensing, its log and its watchers, behind one lock.
+
+Everything that changes the table goes through :class:`TableController`: actions from the page,
+panel buttons, dice rolls, undo, prompts, simulator commands, and the sensed events coming from
+the sample source's read loop (:mod:`companion.table.loop`). Every change makes a new state
+*version*, published to the event-stream subscribers as a full message
+``{"version", "state", "events", "sensing", "feed", "pending", ...}``; the live centre of
+pressure is published separately and throttled (``"live"`` messages, ~10 per second).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from companion.table.game import IllegalMove
+from companion.table.hub import Hub, Subscription
+from companion.table.prompts import PendingPrompts, describe_event
+from companion.table.simcontrol import SimControl, SimError
+
+log = logging.getLogger(__name__)
+
+FEED_LENGTH = 30
+PANEL_BUTTONS = ("roll", "confirm", "undo")
+QUIET_EVENTS = ("tipped", "fault")
+"""Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
+
+
+class RequestError(ValueError):
+    """A request to the table is malformed or impossible; ``status`` is the HTTP status to use."""
+
+    def __init__(self, message: str, status: int = 400, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.extra = extra
+
+
+class TableController:
+    """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
+
+    def __init__(
+        self,
+        game: Any,
+        *,
+        store: Any = None,
+        header: Any = None,
+        panel: Any = None,
+        simulator: Any = None,
+        sensing: Callable[[], dict] | None = None,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.time,
+        live_interval_s: float = 0.1,
+        mode: str = "sim",
+    ) -> None:
+        """Wire a controller around a game adapter; every other part is optional."""
+        self._game = game
+        self._store = store
+        self._header = header
+        self._panel = panel
+        self.sim = SimControl(simulator) if simulator is not None else None
+        self._sensing = sensing or (lambda: {})
+        self._rng = rng or random.SystemRandom()
+        self._clock = clock
+        self._live_interval_s = live_interval_s
+        self._last_live = 0.0
+        self.mode = mode
+        self._lock = threading.RLock()
+        self._hub = Hub()
+        self._version = 0
+        self._feed: deque[dict] = deque(maxlen=FEED_LENGTH)
+        self._pending = PendingPrompts()
+        self._session_id: int | None = None
+        self._status: dict[str, str] = {}
+        self._tipping = False
+        self._match = game.new_match(None)
+        if store is None:
+            self._status["log"] = "no session log: this game is not being saved"
+
+    # -- reading -------------------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """The current state version (grows by one per change)."""
+        with self._lock:
+            return self._version
+
+    @property
+    def session_id(self) -> int | None:
+        """The session-log id of the current game (None without a log or a game)."""
+        with self._lock:
+            return self._session_id
+
+    def message(self, events: list[dict] | None = None) -> dict:
+        """The full message for the page: version, state, new events, feed, prompts, sensing."""
+        with self._lock:
+            return {
+                "version": self._version,
+                "mode": self.mode,
+                "state": self._game.state_json(self._match),
+                "events": list(events or []),
+                "feed": list(self._feed),
+                "pending": self._pending.to_json(),
+                "status": dict(self._status),
+                "sensing": self._safe_sensing(),
+                "can_undo": self._game.can_undo(self._match),
+                "layout": self._layout_json(),
+            }
+
+    def subscribe(self) -> tuple[Subscription, dict]:
+        """A new subscription and the full snapshot it starts from (taken atomically)."""
+        with self._lock:
+            return self._hub.subscribe(), self.message()
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        """Stop sending to ``sub``."""
+        self._hub.unsubscribe(sub)
+
+    @property
+    def subscriber_count(self) -> int:
+        """How many event-stream clients are connected."""
+        return len(self._hub)
+
+    def close(self) -> None:
+        """End every subscriber's stream and flush the log (shutdown)."""
+        self._hub.close_all()
+        if self._store is not None:
+            try:
+                self._store.flush()
+            except Exception:  # noqa: BLE001
+                log.exception("session log: flush failed at shutdown")
+
+    # -- changing ------------------------------------------------------------------------------
+
+    def new_game(self, setup: Any, *, source: str = "page") -> dict:
+        """Start a new game from a ``new_game`` action (players, version, options)."""
+        with self._lock:
+            try:
+                match = self._game.new_match(setup)
+            except IllegalMove as exc:
+                raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
+            except (ValueError, TypeError, KeyError) as exc:
+                raise RequestError(f"bad new game: {exc}") from exc
+            self._end_session(abandon=True)
+            self._match = match
+            self._pending.clear()
+            self._feed.clear()
+            self._tipping = False
+            first = self._game.history_json(match)[0]
+            self._session_id = self._start_session(first)
+            entry = self._feed_add({"event": "action"}, self._describe(first))
+            return self._changed([entry])
+
+    def resume_unfinished(self) -> int | None:
+        """Continue the newest unfinished logged game (after a crash or restart); its id or None."""
+        if self._store is None:
+            return None
+        with self._lock:
+            try:
+                unfinished = self._store.unfinished()
+                if not unfinished:
+                    return None
+                sid = int(unfinished[0].id)
+                match = self._game.replay(self._store.effective_actions(sid))
+            except Exception as exc:  # noqa: BLE001 - a damaged log must not stop the table
+                log.exception("cannot resume the unfinished game")
+                self._status["log"] = f"could not resume the last game: {exc}"
+                return None
+            self._match = match
+            self._session_id = sid
+            self._feed_add({"event": "resumed"}, f"Resumed the unfinished game (session {sid})")
+            self._changed([])
+            return sid
+
+    def apply(self, action: Any, *, source: str = "page", sensed: list[dict] | None = None) -> dict:
+        """Apply one action (its JSON form); RequestError (400 bad, 409 illegal) changes nothing."""
+        if isinstance(action, dict) and action.get("type") == "new_game":
+            return self.new_game(action, source=source)
+        with self._lock:
+            entry = self._apply_locked(action, source, sensed or [])
+            return self._changed([entry])
+
+    def undo(self, *, source: str = "page") -> dict:
+        """Take back the last action (not the new_game)."""
+        with self._lock:
+            if not self._game.can_undo(self._match):
+                raise RequestError("nothing to undo", 409)
+            undone = self._game.undo(self._match)
+            if self._store is not None and self._session_id is not None:
+                self._log(lambda: self._store.append_undo(self._session_id, source=source))
+            entry = self._feed_add({"event": "undo"}, "Undone: " + self._describe(undone))
+            return self._changed([entry])
+
+    def roll(self, *, source: str = "page") -> dict:
+        """Roll what the game expects now (SystemRandom) and apply it as an action (logged)."""
+        with self._lock:
+            state = self._game.state_json(self._match)
+            action = self._game.roll_action(state, self._rng)
+            if action is None:
+                expected = (state.get("expected") or {}).get("kind", "nothing")
+                raise RequestError(f"no dice to roll now: the table expects {expected}", 409)
+            return self.apply(action, source=source)
+
+    def enter_roll(self, body: dict, *, source: str = "page") -> dict:
+        """Apply dice read from physical dice: ``{"number": n, "colour": c}`` (or colour only)."""
+        with self._lock:
+            expected = (self._game.state_json(self._match).get("expected") or {}).get("kind")
+            if expected == "roll_colour":
+                return self.apply({"type": "roll_colour", "colour": body.get("colour")}, source=source)
+            if expected != "roll":
+                raise RequestError(f"no dice to enter now: the table expects {expected}", 409)
+            action = {"type": "roll", "number": body.get("number")}
+            if body.get("colour") is not None:
+                action["colour"] = body["colour"]
+            return self.apply(action, source=source)
+
+    def resolve_prompt(self, prompt_id: str, choice: str, *, source: str = "page") -> dict:
+        """Answer a pending prompt (e.g. 'which size was placed?')."""
+        with self._lock:
+            prompt = self._pending.get(prompt_id)
+            if prompt is None:
+                raise RequestError(f"no pending prompt {prompt_id!r}", 404)
+            if choice not in prompt["choices"]:
+                raise RequestError(f"choice must be one of {list(prompt['choices'])}, got {choice!r}")
+            action = prompt["choices"][choice]
+            entries = []
+            if action is not None:
+                entries.append(self._apply_locked(action, source, []))
+            self._pending.remove(prompt_id)
+            entries.append(self._feed_add({"event": "prompt"}, f"{prompt['title']} {choice}"))
+            return self._changed(entries)
+
+    def press_button(self, button: str, *, source: str = "panel") -> dict:
+        """A panel button (physical or on the page): roll, confirm (the obvious yes), undo."""
+        if button not in PANEL_BUTTONS:
+            raise RequestError(f"unknown button {button!r}; expected one of {list(PANEL_BUTTONS)}", 404)
+        if button == "roll":
+            return self.roll(source=source)
+        if button == "undo":
+            return self.undo(source=source)
+        with self._lock:
+            state = self._game.state_json(self._match)
+            kind = (state.get("expected") or {}).get("kind")
+            confirm = {"confirm_fall": {"type": "confirm_fall"}, "end_game": {"type": "end_game"},
+                       "review_placement": {"type": "accept_placement"}}.get(kind)
+            if confirm is not None:
+                return self.apply(confirm, source=source)
+            prompts = self._pending.to_json()
+            if prompts:
+                return self.resolve_prompt(prompts[0]["id"], prompts[0]["choices"][0], source=source)
+            raise RequestError(f"nothing to confirm now: the table expects {kind}", 409)
+
+    def sim_command(self, command: str, body: dict) -> dict:
+        """Drive the simulated table (place, press, bump, knock, remove, fault)."""
+        if self.sim is None:
+            raise RequestError("no simulated table: the companion runs on real hardware", 404)
+        with self._lock:
+            layout = self._header.layout if self._header is not None else None
+        try:
+            result = self.sim.run(command, body, layout)
+        except SimError as exc:
+            raise RequestError(str(exc), 404 if str(exc).startswith("unknown") else 400) from exc
+        except (ValueError, TypeError, RuntimeError) as exc:
+            raise RequestError(f"the simulator refused {command}: {exc}", 409) from exc
+        except TimeoutError as exc:
+            raise RequestError("the simulator did not answer in time", 503) from exc
+        with self._lock:
+            entry = self._feed_add({"event": "sim"}, f"Simulator: {result['text']}")
+            message = self._changed([entry])
+        return {**message, "sim": result}
+
+    def sensed(self, events: list[dict]) -> None:
+        """Take sensed events from the pipeline: log them, map them to actions or prompts, publish."""
+        if not events:
+            return
+        with self._lock:
+            entries: list[dict] = []
+            loose: list[dict] = []
+            for event in events:
+                kind = event.get("event")
+                if kind in QUIET_EVENTS:
+                    entries.append(self._feed_add(event, describe_event(event)))
+                if kind == "tipped":
+                    self._tipping = True
+                    if self._panel is not None:
+                        _call(self._panel, "signal_fall")
+                elif kind == "settled":
+                    self._tipping = False
+                elif kind == "fault":
+                    cell = event.get("cell")
+                    self._status[f"cell{cell}"] = f"sensor fault: cell {cell} {event.get('kind')}"
+                if kind == "fell":
+                    event = {**event, "tipped": self._tipping}
+                state = self._game.state_json(self._match)
+                proposals = self._game.actions_for_sensed(event, state)
+                if not proposals:
+                    loose.append(event)
+                    if kind not in QUIET_EVENTS and kind != "settled":
+                        entries.append(self._feed_add(event, describe_event(event)))
+                for proposal in proposals:
+                    entry = self._propose(proposal, event)
+                    if entry is not None:
+                        entries.append(entry)
+            if loose and self._store is not None and self._session_id is not None:
+                clean = [e for e in loose if isinstance(e.get("t_ms"), int)]
+                self._log(lambda: self._store.append_events(self._session_id, clean))
+            self._changed(entries)
+
+    def samples(self, samples: list) -> None:
+        """Raw samples from the source, for the session log's trace."""
+        if self._store is None or not samples:
+            return
+        with self._lock:
+            sid = self._session_id
+        if sid is not None and self._header is not None:
+            self._log(lambda: self._store.append_samples(sid, samples))
+
+    def source_fault(self, kind: str, message: str, cell: int | None = None) -> None:
+        """Show a sample-source fault (disconnected, late, ...) on the page and the panel."""
+        with self._lock:
+            key = "source" if cell is None else f"cell{cell}"
+            if self._status.get(key) == message:
+                return
+            self._status[key] = message
+            entry = self._feed_add({"event": "source_fault"}, message)
+            if self._panel is not None:
+                _call(self._panel, "set_status", "fault")
+            self._changed([entry])
+
+    def attach_panel(self, panel: Any) -> None:
+        """Use ``panel`` (show_turn, signal_fall, set_status) from now on."""
+        with self._lock:
+            self._panel = panel
+
+    def add_status(self, key: str, message: str) -> None:
+        """Show a lasting status line (e.g. a part that failed to start)."""
+        with self._lock:
+            self._status[key] = message
+            self._changed([])
+
+    def clear_status(self, key: str) -> None:
+        """Forget a status line once its cause is gone."""
+        with self._lock:
+            if self._status.pop(key, None) is not None:
+                faults = [k for k in self._status if k == "source" or k.startswith("cell")]
+                if self._panel is not None and not faults:
+                    _call(self._panel, "set_status", "running")
+                self._changed([])
+
+    def panel_status(self, kind: str) -> None:
+        """Show ``running``, ``fault``, ``waiting`` or ``off`` on the panel's status LED (if any)."""
+        if self._panel is not None:
+            _call(self._panel, "set_status", kind)
+
+    def live_tick(self, force: bool = False) -> bool:
+        """Publish the live sensing view if someone listens and the throttle allows; True if sent."""
+        now = time.monotonic()
+        if not force and (now - self._last_live < self._live_interval_s or not len(self._hub)):
+            return False
+        self._last_live = now
+        with self._lock:
+            payload = {"version": self._version, "sensing": self._safe_sensing()}
+        self._hub.publish("live", payload)
+        return True
+
+    # -- internals (call with the lock held) ---------------------------------------------------
+
+    def _apply_locked(self, action: Any, source: str, sensed: list[dict]) -> dict:
+        if isinstance(action, dict) and action.get("type") == "new_game":
+            raise RequestError("a new game cannot be started from here", 400)
+        before = self._game.state_json(self._match)
+        try:
+            applied = self._game.apply(self._match, action)
+        except IllegalMove as exc:
+            raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
+        except (ValueError, TypeError, KeyError) as exc:
+            raise RequestError(f"bad action: {exc}") from exc
+        text = self._describe(applied)
+        if applied.get("type") == "fall":
+            window = before.get("fall_window") or {}
+            seat = window.get("seat", before.get("current"))
+            players = before.get("players") or []
+            if isinstance(seat, int) and 0 <= seat < len(players):
+                text += f" to {players[seat].get('name')}"
+        if self._store is not None and self._session_id is not None:
+            t_ms = next((e["t_ms"] for e in sensed if isinstance(e.get("t_ms"), int)), None)
+            self._log(lambda: self._store.append_action(
+                self._session_id, applied, source=source, sensed=sensed, t_ms=t_ms))
+        self._pending.resolve_for(applied)
+        self._maybe_finish()
+        return self._feed_add({"event": "action"}, text)
+
+    def _propose(self, proposal: dict, event: dict) -> dict | None:
+        """Apply a sensed action if legal (else note why not), or open a prompt for the host."""
+        if proposal.get("prompt"):
+            prompt = self._pending.add(proposal["prompt"])
+            return self._feed_add({"event": "prompt"}, prompt["title"])
+        try:
+            entry = self._apply_locked(proposal["action"], "sensor", [event])
+        except RequestError as exc:
+            reason = exc.extra.get("reason", exc.message)
+            return self._feed_add({"event": "ignored"}, f"{describe_event(event)}: not applied ({reason})")
+        entry["kind"] = str(event.get("event", "action"))
+        return entry
+
+    def _changed(self, entries: list[dict]) -> dict:
+        self._version += 1
+        message = self.message(entries)
+        self._hub.publish("change", message)
+        if self._panel is not None:
+            state = message["state"]
+            expected = state.get("expected") or {}
+            seat = expected.get("player")
+            players = state.get("players") or []
+            colour = expected.get("zone") or (
+                players[seat].get("colour") if isinstance(seat, int) and 0 <= seat < len(players) else None)
+            _call(self._panel, "show_turn", seat, colour)
+        return message
+
+    def _feed_add(self, event: dict, text: str) -> dict:
+        entry = {"at": round(self._clock(), 3), "kind": event.get("event", "info"), "text": text}
+        if isinstance(event.get("t_ms"), int):
+            entry["t_ms"] = event["t_ms"]
+        self._feed.appendleft(entry)
+        return entry
+
+    def _describe(self, action: dict) -> str:
+        players = self._game.state_json(self._match).get("players") or []
+        names = [str(p.get("name", "?")) if isinstance(p, dict) else str(p) for p in players]
+        return self._game.describe(action, names)
+
+    def _layout_json(self) -> dict | None:
+        layout = getattr(self._header, "layout", None)
+        return layout.to_json() if layout is not None else None
+
+    def _safe_sensing(self) -> dict:
+        try:
+            return self._sensing() or {}
+        except Exception:  # noqa: BLE001 - the page must keep working if sensing misbehaves
+            log.exception("sensing snapshot failed")
+            return {}
+
+    def _log(self, write: Callable[[], Any]) -> None:
+        try:
+            write()
+        except Exception:  # noqa: BLE001 - logging must never stop the game
+            log.exception("session log write failed")
+            self._status["log"] = "session log failing: this game is not being saved"
+
+    def _start_session(self, first: dict) -> int | None:
+        if self._store is None:
+            return None
+        try:
+            return int(self._store.start_session(setup=first, header=self._header))
+        except Exception:  # noqa: BLE001
+            log.exception("session log: cannot start a session")
+            self._status["log"] = "session log unavailable: this game is not being saved"
+            return None
+
+    def _maybe_finish(self) -> None:
+        state = self._game.state_json(self._match)
+        if state.get("phase") != "over":
+            return
+        ranking = [p.get("rank") for p in state.get("players") or []]
+        outcome = {"winner": state.get("winner"), "draw": state.get("draw")}
+        self._end_session(ranking=ranking if all(isinstance(r, int) for r in ranking) else None,
+                          outcome=outcome)
+
+    def _end_session(self, *, abandon: bool = False, ranking: list | None = None,
+                     outcome: dict | None = None) -> None:
+        sid, self._session_id = self._session_id, None
+        if self._store is None or sid is None:
+            return
+        if abandon:
+            self._log(lambda: self._store.abandon(sid))
+        else:
+            self._log(lambda: self._store.end_session(sid, ranking=ranking, outcome=outcome))
+
+
+def _call(obj: Any, name: str, *args: Any) -> None:
+    """Call an optional adapter method; an adapter failure is logged, never raised."""
+    fn = getattr(obj, name, None)
+    if fn is None:
+        return
+    try:
+        fn(*args)
+    except Exception:  # noqa: BLE001
+        log.exception("%s.%s failed", type(obj).__name__, name)

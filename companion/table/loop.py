@@ -1,0 +1,137 @@
+"""The read loop: sample source -> sensing pipeline -> controller, on its own thread.
+
+One thread reads the source (``read(timeout_s)`` never blocks longer than that), feeds every
+sample to the pipeline, hands the sensed events and the raw samples to the controller, reports
+source faults, runs queued simulator commands, publishes the throttled live view, and pings
+the watchdog once per healthy iteration. A source that raises is reopened with a back-off.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class SourceLoop:
+    """Drives one source into one pipeline and one controller until :meth:`stop`."""
+
+    def __init__(
+        self,
+        source: Any,
+        pipeline: Any,
+        controller: Any,
+        *,
+        read_timeout_s: float = 0.05,
+        heartbeat: Callable[[], None] | None = None,
+        silence_s: float = 2.0,
+    ) -> None:
+        """Prepare the loop; call :meth:`start` to run it."""
+        self.source = source
+        self.pipeline = pipeline
+        self.controller = controller
+        self.read_timeout_s = read_timeout_s
+        self.heartbeat = heartbeat
+        self.silence_s = silence_s
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.samples_seen = 0
+        self.iterations = 0
+        self.error: str | None = None
+
+    def start(self) -> None:
+        """Open the source and start the thread."""
+        self.source.open()
+        if self.controller.sim is not None:
+            self.controller.sim.loop_running = True
+        self._thread = threading.Thread(target=self._run, name="dingo-source", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout_s: float = 2.0) -> None:
+        """Stop the thread and close the source."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+        if self.controller.sim is not None:
+            self.controller.sim.loop_running = False
+            self.controller.sim.drain()
+        try:
+            self.source.close()
+        except Exception:  # noqa: BLE001
+            log.exception("closing the source failed")
+
+    @property
+    def alive(self) -> bool:
+        """True while the thread runs."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def step(self) -> int:
+        """One iteration (also used by tests): returns how many samples were processed."""
+        sim = self.controller.sim
+        if sim is not None:
+            sim.drain()
+        items = self.source.read(self.read_timeout_s)
+        samples = []
+        events: list[dict] = []
+        for item in items:
+            if hasattr(item, "raw"):
+                samples.append(item)
+                events.extend(self.pipeline.feed(item))
+            else:
+                cell = getattr(item, "cell", None)
+                kind = getattr(item, "kind", "fault")
+                message = getattr(item, "message", "") or f"source fault: {kind}"
+                self.controller.source_fault(kind, message, cell)
+        if samples:
+            self.samples_seen += len(samples)
+            self.controller.samples(samples)
+        if events:
+            self.controller.sensed(events)
+        self.controller.live_tick()
+        self.iterations += 1
+        return len(samples)
+
+    def _run(self) -> None:
+        backoff = 0.5
+        last_sample = time.monotonic()
+        silent = False
+        while not self._stop.is_set():
+            try:
+                n = self.step()
+            except Exception as exc:  # noqa: BLE001 - the loop must survive a failing source
+                log.exception("sample source failed")
+                self.error = f"{type(exc).__name__}: {exc}"
+                self.controller.source_fault("read_error", f"sensor source failed: {exc}; retrying")
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, 5.0)
+                self._reopen()
+                continue
+            backoff = 0.5
+            now = time.monotonic()
+            if n:
+                last_sample = now
+                if silent:
+                    silent = False
+                    self.controller.clear_status("source")
+            elif now - last_sample > self.silence_s and not silent:
+                silent = True
+                self.controller.source_fault("silent", f"no samples from the table for {self.silence_s:g} s")
+            if self.heartbeat is not None:
+                try:
+                    self.heartbeat()
+                except Exception:  # noqa: BLE001
+                    log.exception("watchdog ping failed")
+
+    def _reopen(self) -> None:
+        try:
+            self.source.close()
+        except Exception:  # noqa: BLE001
+            log.debug("close before reopen failed", exc_info=True)
+        try:
+            self.source.open()
+        except Exception as exc:  # noqa: BLE001
+            log.warning("reopening the source failed: %s", exc)

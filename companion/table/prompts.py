@@ -1,0 +1,87 @@
+"""Questions for the host that sensors cannot answer, and readable lines for the event feed."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+SIZES = ("small", "medium", "large")
+
+
+class PendingPrompts:
+    """Open prompts by id; each has a title, a text and ``choices``: label -> action JSON or None."""
+
+    def __init__(self, limit: int = 8) -> None:
+        """Keep at most ``limit`` prompts (the oldest is dropped beyond that)."""
+        self._items: dict[str, dict] = {}
+        self._ids = itertools.count(1)
+        self._limit = limit
+
+    def add(self, prompt: dict) -> dict:
+        """Store a prompt (``kind``, ``title``, ``text``, ``choices``, optional ``resolves``); return it."""
+        if not isinstance(prompt.get("choices"), dict) or not prompt["choices"]:
+            raise ValueError("a prompt needs at least one choice")
+        item = {"id": f"p{next(self._ids)}", "kind": prompt.get("kind", "confirm"),
+                "title": str(prompt.get("title", "Please confirm")), "text": str(prompt.get("text", "")),
+                "choices": dict(prompt["choices"]), "resolves": prompt.get("resolves")}
+        # one prompt per kind: a newer question replaces an older one of the same kind
+        for key in [k for k, v in self._items.items() if v["kind"] == item["kind"]]:
+            del self._items[key]
+        self._items[item["id"]] = item
+        while len(self._items) > self._limit:
+            del self._items[next(iter(self._items))]
+        return item
+
+    def get(self, prompt_id: str) -> dict | None:
+        """The prompt with this id, or None."""
+        return self._items.get(prompt_id)
+
+    def remove(self, prompt_id: str) -> None:
+        """Forget a prompt (answered or obsolete)."""
+        self._items.pop(prompt_id, None)
+
+    def clear(self) -> None:
+        """Forget every prompt (new game)."""
+        self._items.clear()
+
+    def resolve_for(self, action: Any) -> None:
+        """Drop prompts that an applied action made obsolete (same ``resolves`` action type)."""
+        kind = action.get("type") if isinstance(action, dict) else None
+        for key in [k for k, v in self._items.items() if kind and v.get("resolves") == kind]:
+            del self._items[key]
+
+    def to_json(self) -> list[dict]:
+        """The open prompts for the page, oldest first (choices by label only)."""
+        return [{"id": p["id"], "kind": p["kind"], "title": p["title"], "text": p["text"],
+                 "choices": list(p["choices"])} for p in self._items.values()]
+
+
+def pawns_text(pawns: dict | None) -> str:
+    """``{"small": 2, "large": 1}`` -> ``"2 small + 1 large"``."""
+    parts = [f"{int(pawns[s])} {s}" for s in SIZES if pawns and pawns.get(s)]
+    return " + ".join(parts) if parts else "no pawn"
+
+
+def describe_event(event: dict, names: list[str] | None = None) -> str:
+    """A short line for the feed, e.g. ``"Placed a medium pawn on BLUE 4"`` or ``"Hand on the disc!"``."""
+    kind = event.get("event")
+    where = (f"{str(event.get('zone')).upper()} {event.get('number')}" if event.get("zone")
+             else "a line (no zone)")
+    unsure = " (unsure)" if event.get("confident") is False else ""
+    if kind == "placed":
+        return f"Placed a {event.get('size', '?')} pawn on {where}{unsure}"
+    if kind == "removed":
+        return f"A {event.get('size', '?')} pawn was lifted off{unsure}"
+    if kind == "tipped":
+        return "The disc tipped!"
+    if kind == "fell":
+        count = sum(int(v) for v in (event.get("pawns") or {}).values() if isinstance(v, int | float))
+        noun = "pawn" if count == 1 else "pawns"
+        return f"{count} {noun} fell ({pawns_text(event.get('pawns'))}){unsure}"
+    if kind == "hand":
+        return f"Hand on the disc! ({event.get('duration_ms', 0) / 1000:.1f} s)"
+    if kind == "settled":
+        return "The disc is still again"
+    if kind == "fault":
+        return f"Sensor fault: cell {event.get('cell')} {event.get('kind')}"
+    return str(kind or "event")

@@ -1,0 +1,119 @@
+"""``dingo-companion run`` as a process: waitress, SSE through it, PIN and key files, Host check."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.cli import build_parser
+from companion.commands.run import default_data_dir
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_arguments_and_defaults(monkeypatch, tmp_path):
+    args = build_parser().parse_args(["run"])
+    assert args.host is None and args.port is None and args.data_dir is None  # from [web]/[data]
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_data_dir() == tmp_path / "dingo-companion"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_data_dir() == Path.home() / ".local" / "share" / "dingo-companion"
+
+
+@pytest.fixture(scope="module")
+def companion(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("run")
+    (tmp / "config.toml").write_text("[web]\nallowed_hosts = [\"table.example\"]\n")
+    log = tmp / "out.log"
+    env = {k: v for k, v in os.environ.items() if k not in ("DINGO_CONFIG", "DINGO_SOURCE")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0", "--source", "sim",
+         "--data-dir", str(tmp / "data"), "--config", str(tmp / "config.toml"), "--pin", "13579"],
+        stdout=log.open("w"), stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    deadline = time.monotonic() + 20
+    port = None
+    while time.monotonic() < deadline and proc.poll() is None:
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", log.read_text())
+        if m and "PIN" in log.read_text():
+            port = int(m.group(1))
+            break
+        time.sleep(0.1)
+    assert port, log.read_text()
+    yield proc, port, tmp, log
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+def request(port, method, path, body=None, headers=None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request(method, path, body=None if body is None else json.dumps(body),
+                 headers={"Content-Type": "application/json", **(headers or {})})
+    resp = conn.getresponse()
+    data = resp.read()
+    conn.close()
+    return resp.status, json.loads(data) if data else None
+
+
+def test_startup_prints_the_address_and_pin(companion):
+    _, port, _, log = companion
+    text = log.read_text()
+    assert f"http://127.0.0.1:{port}/" in text
+    assert "Table PIN (to change the game from the page): 13579" in text
+
+
+def test_secret_files_are_private(companion):
+    _, _, tmp, _ = companion
+    for name in ("secret-key", "table-pin"):
+        assert stat.S_IMODE((tmp / "data" / name).stat().st_mode) == 0o600
+    assert (tmp / "data" / "table-pin").read_text() == "13579"
+
+
+def test_host_header_check_on_the_real_server(companion):
+    _, port, _, _ = companion
+    assert request(port, "GET", "/api/state", headers={"Host": "evil.example"})[0] == 400
+    assert request(port, "GET", "/api/state", headers={"Host": "table.example:8000"})[0] == 200
+    assert request(port, "GET", "/api/state")[0] == 200
+
+
+def test_event_stream_through_waitress(companion):
+    _, port, _, _ = companion
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", "/api/events")
+    resp = conn.getresponse()
+    assert resp.status == 200 and resp.getheader("Content-Type").startswith("text/event-stream")
+    kinds = []
+    sent = False
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        line = resp.readline().decode()
+        if line.startswith("event: "):
+            kinds.append(line[7:].strip())
+            if kinds[-1] == "snapshot" and not sent:
+                status, _ = request(port, "POST", "/api/game", {"version": 1, "players": ["A", "B"]},
+                                    {"X-Table-PIN": "13579"})
+                assert status == 200
+                sent = True
+            if "change" in kinds and "live" in kinds:
+                break
+    conn.close()
+    assert kinds[0] == "snapshot"
+    assert "change" in kinds and "live" in kinds  # the change, and the live sensing view (~10/s)
+
+
+def test_sigterm_stops_cleanly(companion):
+    proc, _, _, log = companion
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(15) == 0
+    assert "Dingo Companion stopped." in log.read_text()
+    assert "Traceback" not in log.read_text()

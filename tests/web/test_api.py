@@ -1,0 +1,216 @@
+"""The JSON API with Flask's test client: reading, changing, errors, access control."""
+
+from __future__ import annotations
+
+import json
+
+PIN = "4321"  # as in conftest.py
+
+
+def start_game(host, players=("Anna", "Ben", "Cleo")):
+    r = host.post("/api/game", json={"version": 1, "players": list(players)})
+    assert r.status_code == 200, r.get_json()
+    r = host.post("/api/actions", json={"type": "first_player", "seat": 0})
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()
+
+
+def test_state_is_open_to_watchers(client):
+    r = client.get("/api/state")
+    assert r.status_code == 200
+    body = r.get_json()
+    assert body["state"]["expected"]["kind"] == "new_game"
+    assert body["mode"] == "sim" and body["layout"]["zones"][0] == "red"
+
+
+def test_page_is_served_without_external_resources(client):
+    r = client.get("/")
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    assert "/static/app.js" in html and "/static/disc.js" in html
+    assert "http://" not in html and "https://" not in html  # no CDN, no remote fonts
+    for asset in ("/static/app.js", "/static/disc.js", "/static/app.css"):
+        text = client.get(asset).get_data(as_text=True)
+        assert "https://" not in text and "@import" not in text and "url(http" not in text
+    assert "script-src 'self'" in r.headers["Content-Security-Policy"]
+
+
+def test_changing_needs_the_host(client):
+    for path, body in (("/api/actions", {"type": "first_player", "seat": 0}), ("/api/roll", None),
+                       ("/api/undo", None), ("/api/game", {"version": 1, "players": ["a", "b"]}),
+                       ("/api/sim/knock", None), ("/api/panel/roll", None)):
+        r = client.post(path, json=body)
+        assert r.status_code == 401, path
+        assert "PIN" in r.get_json()["error"]
+    assert client.get("/api/state").get_json()["version"] == 0
+
+
+def test_login_with_wrong_pin_is_refused_and_throttled(client):
+    for _ in range(5):
+        r = client.post("/api/login", json={"pin": "0000"})
+        assert r.status_code == 403
+    r = client.post("/api/login", json={"pin": PIN})
+    assert r.status_code == 429  # locked out for a while, even with the right PIN
+
+
+def test_cookie_without_csrf_token_is_refused(app):
+    c = app.test_client()
+    assert c.post("/api/login", json={"pin": PIN}).status_code == 200
+    r = c.post("/api/game", json={"version": 1, "players": ["a", "b"]})
+    assert r.status_code == 403 and "CSRF" in r.get_json()["error"]
+    r = c.post("/api/game", json={"version": 1, "players": ["a", "b"]}, headers={"X-CSRF-Token": "nope"})
+    assert r.status_code == 403
+
+
+def test_cross_site_origin_is_refused(host):
+    r = host.post("/api/roll", headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and "cross-site" in r.get_json()["error"]
+    r = host.post("/api/game", json={"version": 1, "players": ["a", "b"]}, headers={"Origin": "http://localhost"})
+    assert r.status_code == 200
+
+
+def test_form_posts_are_refused(host):
+    r = host.post("/api/actions", data="type=roll", content_type="application/x-www-form-urlencoded")
+    assert r.status_code == 415
+
+
+def test_pin_header_works_for_scripts(client):
+    r = client.post("/api/game", json={"version": 1, "players": ["a", "b"]}, headers={"X-Table-PIN": PIN})
+    assert r.status_code == 200
+    r = client.post("/api/roll", headers={"X-Table-PIN": "9999"})
+    assert r.status_code == 403
+
+
+def test_unknown_host_header_is_refused(client):
+    r = client.get("/api/state", headers={"Host": "attacker.example"})
+    assert r.status_code == 400 and "Host" in r.get_json()["error"]
+    assert client.get("/api/state", headers={"Host": "localhost:8000"}).status_code == 200
+
+
+def test_whoami_and_logout(host):
+    me = host.get("/api/whoami").get_json()
+    assert me["host"] is True and me["csrf_token"]
+    host.post("/api/logout")
+    assert host.get("/api/whoami").get_json() == {"host": False, "csrf_token": None, "mode": "sim"}
+
+
+def test_a_game_through_the_api(host):
+    start_game(host)
+    r = host.post("/api/roll", json={"colour": "blue", "number": 4})
+    assert r.status_code == 200
+    assert r.get_json()["state"]["expected"]["kind"] == "place"
+    r = host.post("/api/actions", json={"type": "place", "size": "large"})
+    body = r.get_json()
+    assert body["state"]["current"] == 1 and body["state"]["players"][0]["supply"]["large"] == 5
+    assert body["feed"][0]["text"].startswith("Placed a large pawn")
+    r = host.post("/api/undo")
+    assert r.get_json()["state"]["expected"]["kind"] == "place"
+
+
+def test_illegal_action_is_409_with_rule(host):
+    start_game(host)
+    r = host.post("/api/actions", json={"type": "give", "giver": 2, "size": "small"})
+    assert r.status_code == 409
+    body = r.get_json()
+    assert body["rule"] and body["reason"] and body["error"]
+
+
+def test_bad_requests_are_4xx_naming_the_problem(host):
+    start_game(host)
+    cases = [
+        ("/api/actions", {"type": "warp"}, "type"),
+        ("/api/actions", {"type": "roll", "number": 9, "colour": "red"}, "number"),
+        ("/api/actions", [1, 2], "JSON object"),
+        ("/api/roll", {"number": "x", "colour": "red"}, "number"),
+        ("/api/sim/place", {"size": "huge", "zone": "red", "number": 2}, "size"),
+        ("/api/sim/place", {"size": "small", "zone": "red", "number": 9}, "number"),
+        ("/api/sim/place", {"size": "small", "x_mm": 500, "y_mm": 0}, "x_mm"),
+        ("/api/sim/fault", {"cell": 1, "kind": "melted"}, "kind"),
+        ("/api/prompts/p99", {"choice": "x"}, "p99"),
+    ]
+    for path, body, word in cases:
+        r = host.post(path, json=body)
+        assert 400 <= r.status_code < 500, (path, body, r.status_code)
+        assert word in r.get_json()["error"], (path, r.get_json())
+    r = host.post("/api/actions", data="{not json", content_type="application/json")
+    assert r.status_code == 400
+    assert host.post("/api/sim/teleport").status_code == 404
+    assert host.get("/api/nothing").status_code == 404
+    assert host.get("/api/nothing").get_json()["error"]
+
+
+def test_sim_commands_reach_the_simulator(host, controller):
+    for path, body in (("/api/sim/place", {"size": "medium", "zone": "blue", "number": 4}),
+                       ("/api/sim/place", {"size": "small", "x_mm": 10, "y_mm": -20}),
+                       ("/api/sim/press", {"x_mm": 5, "y_mm": 5}), ("/api/sim/bump", None),
+                       ("/api/sim/knock", None), ("/api/sim/remove", None), ("/api/sim/slide", None),
+                       ("/api/sim/fault", {"cell": 2, "kind": "stuck"})):
+        r = host.post(path, json=body)
+        assert r.status_code == 200, (path, r.get_json())
+    assert [c[0] for c in controller.sim.simulator.calls] == [
+        "place_at", "place", "press", "bump", "knock_over", "remove_last", "creep_last", "set_fault"]
+    assert controller.sim.simulator.calls[0] == ("place_at", "medium", "blue", 4)
+
+
+def test_sim_commands_are_404_on_real_hardware(app, host, controller):
+    controller.sim = None
+    r = host.post("/api/sim/knock")
+    assert r.status_code == 404 and "hardware" in r.get_json()["error"]
+
+
+def test_openapi_file_is_served_and_lists_the_routes(client, app):
+    r = client.get("/api/openapi.yaml")
+    assert r.status_code == 200
+    text = r.get_data(as_text=True)
+    served = {rule.rule.replace("<", "{").replace(">", "}") for rule in app.url_map.iter_rules()
+              if rule.rule.startswith("/api/")}
+    served = {s.replace("{prompt_id}", "{prompt_id}") for s in served}
+    for path in served:
+        assert f"  {path}:" in text, f"{path} is not documented in web/openapi.yaml"
+
+
+def _frames(resp):
+    for chunk in resp.response:
+        yield chunk.decode() if isinstance(chunk, bytes) else chunk
+
+
+def test_event_stream_gives_snapshot_then_changes(app, host):
+    resp = app.test_client().get("/api/events?max_s=2", buffered=False)
+    assert resp.mimetype == "text/event-stream"
+    assert resp.headers["Cache-Control"] == "no-cache"
+    frames = _frames(resp)
+    assert next(frames).startswith("retry: ")
+    snapshot = next(frames)
+    assert snapshot.startswith("id: 0\nevent: snapshot\ndata: ")
+    start_game(host)
+    changes = []
+    for frame in frames:
+        if "event: change" in frame:
+            changes.append(json.loads(frame.split("data: ", 1)[1]))
+            if len(changes) == 2:
+                break
+    assert [c["version"] for c in changes] == [1, 2]
+    assert changes[1]["state"]["players"][0]["name"] == "Anna"
+    resp.close()
+
+
+def test_event_stream_sends_heartbeats(app):
+    resp = app.test_client().get("/api/events?max_s=0.3", buffered=False)
+    frames = list(_frames(resp))
+    assert any(f.startswith(": heartbeat") for f in frames)  # heartbeat_s is 0.05 in the fixture
+
+
+def test_history_pages_are_mounted_with_a_session_log(tmp_path, controller):
+    from companion.session import SessionStore
+    from web.app import create_app
+    from web.security import Guard
+
+    store = SessionStore(tmp_path)
+    try:
+        app = create_app(controller, secret_key=b"k" * 32, guard=Guard(pin=PIN, allowed_hosts={"localhost"}),
+                         session_store=store)
+        c = app.test_client()
+        assert c.get("/sessions/").status_code == 200
+        assert 'href="/sessions/"' in c.get("/").get_data(as_text=True)
+    finally:
+        store.close()

@@ -1,0 +1,156 @@
+"""The JSON API (``/api/...``) the page uses; documented in ``web/openapi.yaml`` and docs/api.md."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, session, stream_with_context
+
+from companion.table.controller import RequestError
+from web.security import AccessError, Guard, new_csrf_token, tokens_equal
+from web.sse import stream
+
+
+def _ctx() -> dict:
+    return current_app.extensions["dingo"]
+
+
+def _controller() -> Any:
+    return _ctx()["controller"]
+
+
+def _guard() -> Guard:
+    return _ctx()["guard"]
+
+
+def is_host() -> bool:
+    """True if this request comes from a logged-in host session."""
+    return bool(session.get("host")) and isinstance(session.get("csrf"), str)
+
+
+def host_required(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Allow the request only with the table PIN header, or a host cookie plus its CSRF token."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        pin = request.headers.get("X-Table-PIN")
+        if pin is not None:
+            if not _guard().pin_matches(pin, request.remote_addr or "?"):
+                raise AccessError(403, "wrong table PIN")
+        elif is_host():
+            if not tokens_equal(request.headers.get("X-CSRF-Token"), session.get("csrf")):
+                raise AccessError(403, "missing or wrong X-CSRF-Token header (reload the page)")
+        else:
+            raise AccessError(401, "changing the game needs the table PIN: log in as host first")
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def json_body(required: bool = True) -> dict:
+    """The request's JSON object body, or a 400/415 naming the problem."""
+    if not request.get_data(cache=True):
+        if required:
+            raise RequestError("request body must be a JSON object")
+        return {}
+    if not request.is_json:
+        raise RequestError("Content-Type must be application/json", 415)
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise RequestError("request body must be a JSON object")
+    return data
+
+
+def api_blueprint() -> Blueprint:
+    """The ``/api`` routes."""
+    bp = Blueprint("api", __name__, url_prefix="/api")
+
+    @bp.get("/state")
+    def state() -> Response:
+        return jsonify(_controller().message())
+
+    @bp.get("/events")
+    def events() -> Response:
+        heartbeat = _ctx()["heartbeat_s"]
+        max_s = request.args.get("max_s", type=float)
+        gen = stream_with_context(stream(_controller(), heartbeat_s=heartbeat, max_s=max_s))
+        resp = Response(gen, mimetype="text/event-stream")
+        resp.headers["Cache-Control"] = "no-cache"
+        resp.headers["X-Accel-Buffering"] = "no"
+        return resp
+
+    @bp.get("/whoami")
+    def whoami() -> Response:
+        host = is_host()
+        return jsonify({"host": host, "csrf_token": session.get("csrf") if host else None,
+                        "mode": _controller().mode})
+
+    @bp.post("/login")
+    def login() -> Response:
+        body = json_body()
+        pin = body.get("pin")
+        if not isinstance(pin, str):
+            raise RequestError("'pin' must be a string of digits")
+        if not _guard().pin_matches(pin, request.remote_addr or "?"):
+            raise AccessError(403, "wrong table PIN")
+        session.clear()
+        session.permanent = True
+        session["host"] = True
+        session["csrf"] = new_csrf_token()
+        return jsonify({"host": True, "csrf_token": session["csrf"]})
+
+    @bp.post("/logout")
+    def logout() -> Response:
+        session.clear()
+        return jsonify({"host": False})
+
+    @bp.post("/game")
+    @host_required
+    def new_game() -> Response:
+        return jsonify(_controller().new_game(json_body()))
+
+    @bp.post("/actions")
+    @host_required
+    def actions() -> Response:
+        return jsonify(_controller().apply(json_body()))
+
+    @bp.post("/undo")
+    @host_required
+    def undo() -> Response:
+        return jsonify(_controller().undo())
+
+    @bp.post("/roll")
+    @host_required
+    def roll() -> Response:
+        body = json_body(required=False)
+        if body:
+            return jsonify(_controller().enter_roll(body))
+        return jsonify(_controller().roll())
+
+    @bp.post("/prompts/<prompt_id>")
+    @host_required
+    def answer_prompt(prompt_id: str) -> Response:
+        choice = json_body().get("choice")
+        if not isinstance(choice, str):
+            raise RequestError("'choice' must be a string")
+        return jsonify(_controller().resolve_prompt(prompt_id, choice))
+
+    @bp.post("/panel/<button>")
+    @host_required
+    def panel(button: str) -> Response:
+        return jsonify(_controller().press_button(button))
+
+    @bp.post("/sim/<command>")
+    @host_required
+    def sim(command: str) -> Response:
+        return jsonify(_controller().sim_command(command, json_body(required=False)))
+
+    @bp.get("/openapi.yaml")
+    def openapi() -> Response:
+        from web.app import OPENAPI_PATH
+
+        return Response(OPENAPI_PATH.read_text(encoding="utf-8"), mimetype="application/yaml")
+
+    return bp

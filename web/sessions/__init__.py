@@ -1,0 +1,174 @@
+"""History pages of the session log: the list, one session's timeline, statistics, exports.
+
+``create_blueprint(store)`` returns a Flask blueprint mounted at ``/sessions`` (registered by
+``web.app``). Read-only GET routes; pictures are server-rendered SVG (``web.sessions.svg``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from typing import Any
+
+from flask import Blueprint, Response, abort, render_template
+from markupsafe import Markup
+
+from companion.session import SessionError, SessionInfo, SessionStore
+from companion.session.export import FORMATS, bgstats_play, bgstats_url, export_json, write_export
+from companion.session.stats import compute_stats
+from companion.session.tracecodec import ChunkError
+from web.sessions.svg import bars_svg, disc_svg, timeline_svg
+
+MIME = {"json": "application/json", "csv": "text/csv", "trace": "text/csv", "bgstats": "application/json"}
+SUFFIX = {"json": "json", "csv": "actions.csv", "trace": "trace.csv", "bgstats": "bgstats.json"}
+
+
+def when(t: float | None) -> str:
+    """Local date and time ``YYYY-MM-DD HH:MM`` (or an em dash)."""
+    return "—" if t is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
+
+
+def duration(seconds: float | None) -> str:
+    """``1 h 05 min``, ``12 min 30 s`` or an em dash."""
+    if seconds is None:
+        return "—"
+    s = int(round(seconds))
+    if s >= 3600:
+        return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    return f"{s // 60} min {s % 60:02d} s"
+
+
+def _row(info: SessionInfo) -> dict[str, Any]:
+    names = [p["name"] for p in sorted(info.players, key=lambda p: p["seat"])]
+    winners = [info.player_name(s) for s in info.winners]
+    if info.status != "finished":
+        result = info.status
+    elif len(winners) > 1:
+        result = "draw: " + ", ".join(winners)
+    else:
+        result = winners[0] if winners else "—"
+    return {
+        "id": info.id,
+        "date": when(info.started_at),
+        "players": ", ".join(names),
+        "winner": result,
+        "duration": duration(info.duration_s),
+        "status": info.status,
+        "actions": info.n_actions,
+    }
+
+
+def create_blueprint(store: SessionStore) -> Blueprint:
+    """The ``/sessions`` pages over ``store``."""
+    bp = Blueprint(
+        "sessions", __name__, url_prefix="/sessions", template_folder="templates", static_folder="static"
+    )
+
+    def info_or_404(sid: int) -> SessionInfo:
+        """The session record, or a 404 naming the session."""
+        try:
+            return store.session(sid)
+        except SessionError:
+            abort(404, description=f"no session {sid}")
+
+    @bp.get("/")
+    def index() -> str:
+        """The list of past sessions."""
+        rows = [_row(i) for i in store.list_sessions()]
+        return render_template("sessions/list.html", rows=rows, report=store.report)
+
+    @bp.get("/stats")
+    def stats() -> str:
+        """Statistics across sessions."""
+        st = compute_stats(store)
+        players = sorted(st.players.values(), key=lambda p: (-p.wins, p.name))
+        d = st.durations_s
+        t = st.tips_per_game
+        summary = {
+            "games": st.finished,
+            "unfinished": st.unfinished,
+            "abandoned": st.abandoned,
+            "mean_length": duration(sum(d) / len(d)) if d else "—",
+            "shortest": duration(min(d)) if d else "—",
+            "longest": duration(max(d)) if d else "—",
+            "mean_tips": f"{sum(t) / len(t):.1f}" if t else "—",
+            "max_tips": max(t) if t else "—",
+            "unattributed": st.unattributed_tips,
+        }
+        top = sorted(st.tip_spots.items(), key=lambda kv: -kv[1])[:5]
+        return render_template(
+            "sessions/stats.html",
+            s=summary,
+            players=players,
+            wins_svg=Markup(bars_svg([(p.name, p.wins) for p in players])),
+            length_svg=Markup(
+                bars_svg([(f"#{i + 1}", round(v / 60, 1)) for i, v in enumerate(d[-20:])], unit=" min")
+            ),
+            disc=Markup(disc_svg(dict(st.tip_spots))),
+            top=[{"zone": z, "number": n, "tips": c} for (z, n), c in top],
+        )
+
+    @bp.get("/<int:sid>")
+    def session(sid: int) -> str:
+        """One session: facts, plot, timeline, export links."""
+        info = info_or_404(sid)
+        header = store.trace_header(sid)
+        events = store.events(sid)
+        radius = header.layout.radius_mm if header is not None else 150.0
+        svg = timeline_svg(store.plot_series(sid), events, disc_radius_mm=radius)
+        actions = [
+            {
+                "seq": a.seq,
+                "when": time.strftime("%H:%M:%S", time.localtime(a.at)),
+                "type": a.action.get("type"),
+                "source": a.source or "",
+                "detail": json.dumps({k: v for k, v in a.action.items() if k != "type"}, sort_keys=True),
+                "sensed": ", ".join(str(e.get("event")) for e in a.sensed),
+            }
+            for a in store.actions(sid)
+        ]
+        return render_template(
+            "sessions/session.html",
+            row=_row(info),
+            info=info,
+            plot=Markup(svg),
+            actions=actions,
+            events=events,
+            formats=FORMATS,
+            bgstats=bgstats_url(bgstats_play(store, sid)),
+        )
+
+    @bp.get("/<int:sid>/export.<fmt>")
+    def export(sid: int, fmt: str) -> Response:
+        """Download one session in ``fmt``."""
+        info_or_404(sid)
+        if fmt not in FORMATS:
+            abort(404, description=f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+        try:
+            if fmt == "trace":  # up to ~40 MB of text for 4 hours: streamed, chunk by chunk
+                body: Any = store.iter_trace_text(sid)
+            else:
+                buf = io.StringIO()
+                write_export(store, sid, fmt, buf)
+                body = buf.getvalue()
+        except SessionError as exc:
+            abort(404, description=str(exc))
+        except ChunkError as exc:
+            abort(500, description=f"the stored trace of session {sid} is damaged: {exc}")
+        resp = Response(body, mimetype=MIME[fmt])
+        resp.headers["Content-Disposition"] = f'attachment; filename="dingo-session-{sid}.{SUFFIX[fmt]}"'
+        return resp
+
+    @bp.get("/api")
+    def api_list() -> dict[str, Any]:
+        """JSON: the log's open report and every session."""
+        return {"log": store.report.to_json(), "sessions": [i.to_json() for i in store.list_sessions()]}
+
+    @bp.get("/api/<int:sid>")
+    def api_session(sid: int) -> dict[str, Any]:
+        """JSON: one session (as ``export --format json``)."""
+        info_or_404(sid)
+        return export_json(store, sid)
+
+    return bp

@@ -1,0 +1,394 @@
+/* The tablet page: live state from the event stream, host controls through the JSON API. */
+"use strict";
+
+(function () {
+  const SEAT_COLOURS = ["#0b7285", "#c2255c", "#5c940d", "#d9480f", "#5f3dc4", "#364fc7"];
+  const SIZES = ["small", "medium", "large"];
+  const $ = (id) => document.getElementById(id);
+  const S = { msg: null, host: false, csrf: null, simSize: "medium", es: null, retry: 1000 };
+
+  function h(tag, attrs, ...kids) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "onclick") node.addEventListener("click", v);
+      else if (k === "class") node.className = v;
+      else if (k === "style") Object.assign(node.style, v);
+      else node.setAttribute(k, v);
+    }
+    for (const kid of kids.flat()) if (kid != null) node.append(kid);
+    return node;
+  }
+
+  function toast(text, bad) {
+    const t = $("toast");
+    t.textContent = text;
+    t.className = "toast" + (bad ? " bad" : "");
+    clearTimeout(S.toastTimer);
+    S.toastTimer = setTimeout(() => t.classList.add("hidden"), bad ? 6000 : 2500);
+  }
+
+  async function api(path, body) {
+    const headers = { "Content-Type": "application/json" };
+    if (S.csrf) headers["X-CSRF-Token"] = S.csrf;
+    let resp;
+    try {
+      resp = await fetch(path, { method: "POST", headers, body: JSON.stringify(body || {}),
+        credentials: "same-origin" });
+    } catch (e) { toast("The companion does not answer: " + e.message, true); return null; }
+    let data = null;
+    try { data = await resp.json(); } catch (e) { data = null; }
+    if (!resp.ok) {
+      toast((data && data.error) || `error ${resp.status}`, true);
+      if (resp.status === 401) setHost(false, null);
+      return null;
+    }
+    if (data && data.version !== undefined && data.state) render(data);
+    return data;
+  }
+  const act = (action) => api("/api/actions", action);
+
+  function setHost(host, csrf) {
+    S.host = host; S.csrf = csrf;
+    document.body.classList.toggle("is-host", host);
+    $("who").textContent = host ? "host" : "watching";
+    $("login").classList.toggle("hidden", host);
+    $("logout").classList.toggle("hidden", !host);
+    if (S.msg) render(S.msg);
+  }
+
+  /* ---------- the event stream: snapshot on connect, then changes; reconnects by itself ---------- */
+  function connect() {
+    if (S.es) S.es.close();
+    const es = new EventSource("/api/events");
+    S.es = es;
+    const onMsg = (fresh) => (ev) => { S.retry = 1000; setConn(true); render(JSON.parse(ev.data), fresh); };
+    es.addEventListener("snapshot", onMsg(true));
+    es.addEventListener("change", onMsg(false));
+    es.addEventListener("live", (ev) => live(JSON.parse(ev.data)));
+    es.addEventListener("open", () => setConn(true));
+    es.addEventListener("error", () => {
+      setConn(false);
+      if (es.readyState === EventSource.CLOSED) {     // the browser gave up: we retry ourselves
+        setTimeout(() => { refreshWho(); connect(); }, S.retry);
+        S.retry = Math.min(S.retry * 2, 10000);
+      }
+    });
+  }
+  function setConn(on) {
+    const c = $("conn");
+    c.textContent = on ? "live" : "reconnecting…";
+    c.className = "conn " + (on ? "conn-on" : "conn-off");
+  }
+  async function refreshWho() {
+    try {
+      const r = await fetch("/api/whoami", { credentials: "same-origin" });
+      const d = await r.json();
+      setHost(!!d.host, d.csrf_token);
+    } catch (e) { /* offline: the stream's retry will call us again */ }
+  }
+
+  /* ---------- rendering ---------- */
+  function playerColour(state, seat) {
+    const p = (state.players || [])[seat];
+    if (p && p.colour) return DingoDisc.colourOf(p.colour);
+    return SEAT_COLOURS[seat % SEAT_COLOURS.length];
+  }
+  function name(state, seat) {
+    const p = (state.players || [])[seat];
+    return p ? p.name : "—";
+  }
+
+  function render(msg, fresh) {
+    // the stream's snapshot always wins (after a restart versions start again); otherwise never go back
+    if (!fresh && S.msg && msg.version < S.msg.version) return;
+    S.msg = msg;
+    const state = msg.state || {};
+    const exp = state.expected || {};
+    document.body.classList.toggle("is-sim", msg.mode === "sim");
+    renderBanner(state, exp);
+    renderDice(state, exp);
+    renderActions(state, exp);
+    renderPending(msg, state);
+    renderPlayers(state);
+    renderFeed(msg.feed || []);
+    renderStatus(msg.status || {});
+    DingoDisc.draw($("disc"), msg.layout, state, msg.sensing, pick);
+    live(msg);
+  }
+
+  function live(msg) {
+    const s = msg.sensing || {};
+    if (typeof s.tilt === "number") {
+      const f = $("tilt-fill");
+      f.style.height = Math.round(s.tilt * 100) + "%";
+      f.className = "tilt-fill" + (s.tilt > 0.6 ? " high" : s.tilt > 0.25 ? " mid" : "");
+    }
+    $("still").textContent = s.still === false ? "moving" : "still";
+    $("still").className = "still" + (s.still === false ? " moving" : "");
+    DingoDisc.live($("disc"), s);
+  }
+
+  function renderBanner(state, exp) {
+    const banner = $("banner");
+    let text, colour = "#444";
+    if (exp.kind === "none" || state.phase === "over") {
+      text = state.draw ? "DRAW — match nul!" : `${name(state, state.winner)} wins!`;
+      colour = state.draw ? "#444" : playerColour(state, state.winner);
+    } else if (exp.kind === "new_game") {
+      text = "Dingo Disc";
+    } else if (exp.player !== null && exp.player !== undefined) {
+      text = `${name(state, exp.player)}${exp.kind === "give" ? " gives" : "'s turn"}`;
+      colour = playerColour(state, exp.player);
+    } else {
+      text = "Dingo Disc";
+    }
+    $("turn").textContent = text;
+    $("prompt").textContent = exp.prompt || "";
+    banner.style.background = colour;
+    banner.classList.toggle("dark-text", colour === DingoDisc.COLOURS.yellow);
+  }
+
+  function die(cls, ...kids) { return h("div", { class: "die " + cls }, ...kids); }
+
+  function renderDice(state, exp) {
+    const box = $("dice");
+    box.replaceChildren();
+    const d = state.dice;
+    if (!d || (d.number == null && d.colour == null)) {
+      box.append(h("div", { class: "dice-empty" }, exp.kind === "roll" ? "Roll the dice" : "No dice yet"));
+      return;
+    }
+    if (d.colour) {
+      box.append(die("die-colour", h("div", { class: "swatch", style: { background: DingoDisc.colourOf(d.colour) } }),
+        h("div", { class: "die-label" }, d.colour.toUpperCase())));
+    }
+    if (d.number === 1) {
+      box.append(die("die-number penalty", h("div", { class: "die-face" }, "1"),
+        h("div", { class: "die-label" }, "PENALTY")));
+    } else if (d.number != null) {
+      box.append(die("die-number", h("div", { class: "die-face" }, String(d.number)),
+        h("div", { class: "die-label" }, "number")));
+    }
+  }
+
+  function btn(label, onclick, cls) {
+    return h("button", { type: "button", class: "act " + (cls || ""), onclick }, label);
+  }
+
+  function renderActions(state, exp) {
+    const box = $("actions");
+    box.replaceChildren();
+    if (!S.host) return;
+    const seat = exp.player;
+    switch (exp.kind) {
+      case "new_game":
+        box.append(btn("Start a new game", openSetup, "big"));
+        break;
+      case "first_player":
+        box.append(h("div", { class: "q" }, "Who plays first?"),
+          h("div", { class: "row" }, (state.players || []).map((p) =>
+            btn(p.name, () => act({ type: "first_player", seat: p.seat }))),
+          btn("Draw at random", () => api("/api/roll"), "alt")));
+        break;
+      case "roll_colour":
+        box.append(btn("Roll the colour die", () => api("/api/roll"), "big"),
+          h("div", { class: "q" }, "or enter the colour rolled:"), colourButtons((c) => api("/api/roll", { colour: c })));
+        break;
+      case "roll": {
+        if (exp.fall_window !== null && exp.fall_window !== undefined && !exp.dice_taken) {
+          box.append(btn(`${name(state, seat)} takes the dice`, () => act({ type: "take_dice" }), "alt"));
+        }
+        box.append(btn("Roll the dice", () => api("/api/roll"), "big"));
+        box.append(enterDice(exp));
+        break;
+      }
+      case "give":
+        box.append(h("div", { class: "q" }, `${name(state, seat)}: which size do you give ${name(state, exp.receiver)}?`),
+          h("div", { class: "row" }, (exp.sizes || SIZES).map((s) =>
+            btn(s, () => act({ type: "give", giver: seat, size: s }), "size"))));
+        break;
+      case "place":
+        box.append(h("div", { class: "q" }, "Put the pawn on the disc; the sensors will see it. Or type it:"),
+          h("div", { class: "row" }, (exp.sizes || SIZES).map((s) =>
+            btn(`${s} placed`, () => act({ type: "place", size: s, sensed: false }), "size small-btn"))));
+        break;
+      case "review_placement":
+        box.append(h("div", { class: "q" }, `The pawn stands on ${where(exp.sensed_zone, exp.sensed_number)}, ` +
+          `the dice said ${where(exp.zone, exp.number)}.`),
+          h("div", { class: "row" }, btn("Accept it", () => act({ type: "accept_placement" }), "big"),
+            btn("Redo: pick it up", () => act({ type: "redo_placement" }), "alt")));
+        break;
+      case "confirm_fall":
+        box.append(h("div", { class: "q" }, "What fell? The sensors are not sure."), fallForm(exp.pawns, exp.placed_fell,
+          (pawns, placedFell) => act({ type: "confirm_fall", pawns, placed_fell: placedFell }), "Confirm the fall"));
+        break;
+      case "end_game":
+        box.append(btn("The disc is still: end the game", () => act({ type: "end_game" }), "big"));
+        break;
+      case "none":
+        box.append(btn("New game", openSetup, "big"));
+        break;
+      default:
+        break;
+    }
+  }
+
+  function where(zone, number) {
+    return zone ? `${String(zone).toUpperCase()} ${number}` : "a line";
+  }
+
+  function colourButtons(onPick) {
+    return h("div", { class: "row" }, Object.keys(DingoDisc.COLOURS).map((c) =>
+      h("button", { type: "button", class: "swatch-btn", title: c, "aria-label": c,
+        style: { background: DingoDisc.COLOURS[c] }, onclick: () => onPick(c) })));
+  }
+
+  function enterDice(exp) {
+    const needColour = (exp.dice || ["colour", "number"]).includes("colour");
+    const pick = { colour: null, number: null };
+    const wrap = h("details", { class: "enter" }, h("summary", {}, "Physical dice? Enter them"));
+    const send = btn("Enter", () => {
+      if ((needColour && !pick.colour) || !pick.number) { toast("choose both dice first", true); return; }
+      api("/api/roll", needColour ? pick : { number: pick.number });
+    }, "alt");
+    if (needColour) {
+      const row = colourButtons((c) => {
+        pick.colour = c;
+        row.querySelectorAll("button").forEach((b) => b.classList.toggle("on", b.title === c));
+      });
+      wrap.append(row);
+    }
+    const nums = h("div", { class: "row" }, [1, 2, 3, 4, 5, 6].map((n) =>
+      h("button", { type: "button", class: "num-btn", "data-number": n, onclick: (ev) => {
+        pick.number = n;
+        nums.querySelectorAll("button").forEach((b) => b.classList.toggle("on", b === ev.target));
+      } }, n === 1 ? "1 ✖" : String(n))));
+    wrap.append(nums, send);
+    return wrap;
+  }
+
+  function fallForm(pawns, placedFell, onSend, label) {
+    const counts = Object.assign({ small: 0, medium: 0, large: 0 }, pawns || {});
+    const inputs = SIZES.map((s) => h("label", { class: "count" }, s,
+      h("input", { type: "number", min: 0, max: 40, value: counts[s], "data-size": s })));
+    const placed = h("input", { type: "checkbox" });
+    placed.checked = placedFell !== false;
+    const form = h("div", { class: "fall-form" }, h("div", { class: "row" }, inputs),
+      h("label", { class: "count" }, placed, "the pawn just placed fell too"));
+    form.append(btn(label, () => {
+      const out = {};
+      form.querySelectorAll("input[data-size]").forEach((i) => { out[i.dataset.size] = parseInt(i.value || "0", 10); });
+      onSend(out, placed.checked);
+    }, "big"));
+    return form;
+  }
+
+  function renderPending(msg, state) {
+    const box = $("pending");
+    box.replaceChildren();
+    for (const p of msg.pending || []) {
+      box.append(h("div", { class: "prompt-card" }, h("b", {}, p.title), " ", p.text,
+        S.host ? h("div", { class: "row" }, p.choices.map((c) =>
+          btn(c, () => api(`/api/prompts/${encodeURIComponent(p.id)}`, { choice: c }), "size"))) : null));
+    }
+    for (const f of state.flags || []) {
+      box.append(h("div", { class: "prompt-card flag" }, h("b", {}, f.kind === "hand" ? "Hand on the disc! " : "Check: "),
+        `${name(state, f.player)}: ${f.reason}`,
+        S.host && f.kind !== "placement" ? btn("Dismiss", () => act({ type: "dismiss_flag", id: f.id }), "small-btn") : null));
+    }
+  }
+
+  function renderPlayers(state) {
+    const box = $("players");
+    box.replaceChildren();
+    const players = state.players || [];
+    if (!players.length) return;
+    const rows = players.map((p) => {
+      const current = state.current === p.seat && state.phase !== "over";
+      const status = p.finished ? (p.rank === 1 ? (state.draw ? "draw" : "WINNER") : `#${p.rank || "✓"}`)
+        : `${p.left} left`;
+      return h("tr", { class: (current ? "current " : "") + (p.finished ? "finished" : "") },
+        h("td", {}, h("span", { class: "dot", style: { background: playerColour(state, p.seat) } }), p.name),
+        SIZES.map((s) => h("td", { class: "num" }, h("span", { class: "pawn-icon pawn-" + s }), String((p.supply || {})[s] || 0))),
+        h("td", { class: "st" + (p.rank === 1 ? " win" : "") }, status));
+    });
+    box.append(h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Player"),
+      SIZES.map((s) => h("th", {}, s)), h("th", {}, ""))), h("tbody", {}, rows)));
+  }
+
+  function renderFeed(feed) {
+    $("feed").replaceChildren(...feed.slice(0, 8).map((e) =>
+      h("li", { class: "feed-" + e.kind }, e.text)));
+  }
+
+  function renderStatus(status) {
+    const lines = Object.values(status);
+    $("status").textContent = lines.join(" · ");
+    $("status").classList.toggle("hidden", !lines.length);
+  }
+
+  /* ---------- simulator ---------- */
+  function pick(zone, number) {
+    if (!S.host || !S.msg || S.msg.mode !== "sim") return;
+    api("/api/sim/place", { size: S.simSize, zone, number });
+  }
+
+  /* ---------- dialogs ---------- */
+  function openSetup() {
+    const count = $("setup-count");
+    const names = $("setup-names");
+    const fill = () => {
+      const old = [...names.querySelectorAll("input")].map((i) => i.value);
+      names.replaceChildren(...Array.from({ length: parseInt(count.value, 10) }, (_, i) =>
+        h("input", { type: "text", maxlength: 20, value: old[i] || `Player ${i + 1}`, "aria-label": `player ${i + 1}` })));
+    };
+    count.onchange = fill;
+    fill();
+    $("setup").showModal();
+  }
+
+  function openFix() {
+    const st = (S.msg && S.msg.state) || {};
+    $("fix-fall").replaceChildren(fallForm(null, null, (pawns, pf) => {
+      act({ type: "correct_fall", pawns, placed_fell: pf }); $("fix").close();
+    }, "Correct the fall"));
+    $("fix-size").replaceChildren(...SIZES.map((s) => btn(s, () => { act({ type: "correct_size", size: s }); $("fix").close(); }, "size")));
+    $("fix-flags").replaceChildren(...(st.flags || []).map((f) => btn(`Dismiss: ${f.reason}`, () => act({ type: "dismiss_flag", id: f.id }))));
+    $("fix").showModal();
+  }
+
+  function wire() {
+    $("login").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const pin = $("pin").value.trim();
+      const d = await api("/api/login", { pin });
+      if (d && d.host) { $("pin").value = ""; setHost(true, d.csrf_token); toast("You are the host"); }
+    });
+    $("logout").addEventListener("click", async () => { await api("/api/logout"); setHost(false, null); });
+    $("setup-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const players = [...$("setup-names").querySelectorAll("input")].map((i) => i.value.trim());
+      const version = parseInt(document.querySelector("input[name=version]:checked").value, 10);
+      const options = { draw_window: $("opt-draw-window").value, last_pawn_gift: $("opt-last-pawn-gift").value };
+      api("/api/game", { version, players, options }).then((d) => { if (d) $("setup").close(); });
+    });
+    $("setup-cancel").addEventListener("click", () => $("setup").close());
+    $("new-game-btn").addEventListener("click", openSetup);
+    $("fix-btn").addEventListener("click", openFix);
+    document.querySelectorAll("[data-button]").forEach((b) =>
+      b.addEventListener("click", () => api(`/api/panel/${b.dataset.button}`)));
+    $("sim-size").querySelectorAll("button").forEach((b) => b.addEventListener("click", () => {
+      S.simSize = b.dataset.size;
+      $("sim-size").querySelectorAll("button").forEach((x) => x.classList.toggle("on", x === b));
+    }));
+    $("sim-press").addEventListener("click", () => api("/api/sim/press", { x_mm: 40, y_mm: 30, grams: 400, duration_ms: 1500 }));
+    $("sim-bump").addEventListener("click", () => api("/api/sim/bump"));
+    $("sim-knock").addEventListener("click", () => api("/api/sim/knock"));
+    $("sim-remove").addEventListener("click", () => api("/api/sim/remove"));
+    $("sim-slide").addEventListener("click", () => api("/api/sim/slide"));
+  }
+
+  wire();
+  refreshWho();
+  connect();
+})();
