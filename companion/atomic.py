@@ -10,9 +10,11 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "fsync_dir"]
+__all__ = ["atomic_write_bytes", "atomic_write_text", "atomic_writer", "fsync_dir"]
 
 
 def fsync_dir(directory: str | os.PathLike[str]) -> None:
@@ -66,3 +68,33 @@ def atomic_write_text(
     if not isinstance(text, str):
         raise TypeError(f"atomic_write_text: text must be str, not {type(text).__name__}")
     atomic_write_bytes(path, text.encode(encoding), mode=mode)
+
+
+@contextlib.contextmanager
+def atomic_writer(
+    path: str | os.PathLike[str], mode: int = 0o644, encoding: str = "utf-8"
+) -> Iterator[TextIO]:
+    """A text stream whose content replaces ``path`` atomically when the ``with`` block ends.
+
+    For large outputs written piece by piece (e.g. a 4-hour trace export). If the block raises,
+    the temporary file is removed and ``path`` is left untouched.
+    """
+    target = Path(path)
+    directory = target.parent
+    if not directory.is_dir():
+        raise FileNotFoundError(f"cannot write {target}: directory {directory} does not exist")
+    if target.is_dir():
+        raise IsADirectoryError(f"cannot write {target}: it is a directory")
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, mode)
+        os.replace(tmp_name, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+    fsync_dir(directory)

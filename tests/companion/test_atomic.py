@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 
 from companion import atomic
-from companion.atomic import atomic_write_bytes, atomic_write_text
+from companion.atomic import atomic_write_bytes, atomic_write_text, atomic_writer
 
 
 def test_writes_new_file_with_mode(tmp_path: Path) -> None:
@@ -61,3 +61,20 @@ def test_bad_input_named(tmp_path: Path) -> None:
     (tmp_path / "d").mkdir()
     with pytest.raises(IsADirectoryError, match="directory"):
         atomic_write_text(tmp_path / "d", "x")
+
+
+def test_streaming_writer_replaces_only_on_success(tmp_path: Path) -> None:
+    target = tmp_path / "big.csv"
+    target.write_text("old")
+    with atomic_writer(target) as out:
+        for i in range(1000):
+            out.write(f"{i}\n")
+        assert target.read_text() == "old"  # not visible before the end
+    assert target.read_text().splitlines()[-1] == "999"
+    with pytest.raises(RuntimeError), atomic_writer(target) as out:
+        out.write("half")
+        raise RuntimeError("export failed")
+    assert target.read_text().splitlines()[-1] == "999"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.csv"]
+    with pytest.raises(FileNotFoundError, match="does not exist"), atomic_writer(tmp_path / "no" / "x"):
+        pass
