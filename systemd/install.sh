@@ -101,7 +101,10 @@ run "$ROOT$VENV/bin/pip" install --quiet --upgrade "$SRC[$extra]"
 run ln -sfn "$VENV/bin/dingo-companion" "$ROOT$LINK"
 
 # --- configuration ------------------------------------------------------------------------------
-run install -d -m 0755 "$ROOT$ETC"
+# The service may rewrite its configuration (calibration from the tablet page, saved atomically:
+# a temporary file in this folder, then a rename), so the folder is group-writable by its user.
+run install -d -m 2770 "$ROOT$ETC"
+run chgrp "$USER_NAME" "$ROOT$ETC"
 if [ -e "$ROOT$CONFIG" ]; then
     say "keeping the existing $CONFIG"
 else
@@ -109,7 +112,7 @@ else
     run install -m 0640 "$SRC/systemd/config.example.toml" "$ROOT$CONFIG"
 fi
 run chgrp "$USER_NAME" "$ROOT$CONFIG"
-run chmod 0640 "$ROOT$CONFIG"
+run chmod 0660 "$ROOT$CONFIG"
 if [ "$DRY_RUN" != 1 ]; then
     "$ROOT$VENV/bin/dingo-companion" config --config "$ROOT$CONFIG" check \
         || warn "fix $CONFIG (the service waits for a valid file and says why in its journal)"

@@ -147,6 +147,12 @@ def api_blueprint() -> Blueprint:
     def sim(command: str) -> Response:
         return jsonify(_controller().sim_command(command, json_body(required=False)))
 
+    from web.calibration import add_calibration_routes
+    from web.share import add_share_routes
+
+    add_share_routes(bp)
+    add_calibration_routes(bp)
+
     @bp.get("/openapi.yaml")
     def openapi() -> Response:
         from web.app import OPENAPI_PATH

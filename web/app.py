@@ -30,8 +30,12 @@ def create_app(
     guard: Guard,
     session_store: Any = None,
     heartbeat_s: float = 15.0,
+    calibration: Any = None,
 ) -> Flask:
-    """Build the app; ``session_store`` (a SessionStore) adds the history pages if available."""
+    """Build the app; ``session_store`` (a SessionStore) adds the history pages if available.
+
+    ``calibration``: the table's calibration wizard (``companion.table.calwizard``), if any.
+    """
     app = Flask(__name__, static_folder="static", template_folder="templates")
     app.config.update(
         SECRET_KEY=secret_key,
@@ -42,7 +46,8 @@ def create_app(
         MAX_CONTENT_LENGTH=64 * 1024,
         JSON_SORT_KEYS=False,
     )
-    app.extensions["dingo"] = {"controller": controller, "guard": guard, "heartbeat_s": heartbeat_s}
+    app.extensions["dingo"] = {"controller": controller, "guard": guard, "heartbeat_s": heartbeat_s,
+                               "calibration": calibration}
 
     from web.api import api_blueprint
     from web.pages import pages_blueprint

@@ -42,11 +42,33 @@ def default_data_dir() -> Path:
     return Path(base) / "dingo-companion"
 
 
-def load(config_path: Path | None) -> Any:
-    """Load the configuration (ConfigError names file, line and reason)."""
-    from companion.config import load_config
+def config_path_in_use(explicit: Path | None, data_dir: Path | None) -> Path | None:
+    """The configuration file to read, and for the page's calibration to save to.
 
-    return load_config(config_path)
+    ``--config``; else ``$DINGO_CONFIG`` or the usual file when it exists; else
+    ``<data dir>/config.toml`` when the page saved a calibration there; else None (the defaults).
+    """
+    from companion.config import default_config_path
+    from companion.config import default_data_dir as config_data_dir
+
+    if explicit is not None:
+        return explicit
+    usual = default_config_path()
+    if os.environ.get("DINGO_CONFIG") or usual.exists():
+        return usual
+    saved = Path(data_dir or config_data_dir()).expanduser() / "config.toml"
+    return saved if saved.exists() else None
+
+
+def load(config_path: Path | None, notifier: Any = None) -> Any:
+    """Load the configuration; under systemd a refused file is reported and waited out.
+
+    Outside systemd a ``ConfigError`` (naming file, line and reason) propagates. Returns ``None``
+    only if the wait was stopped.
+    """
+    from companion.service.configwait import load_or_wait
+
+    return load_or_wait(config_path, notifier)
 
 
 class _Service:
@@ -111,20 +133,45 @@ def addresses(host: str, port: int) -> list[str]:
     return urls
 
 
+def make_guard(pin: str, host: str, allowed_hosts: Any = ()) -> Any:
+    """The access guard: the PIN, and the Host names answered to.
+
+    Those are always the machine's own names and addresses, the listening address and the
+    ``[web] allowed_hosts`` names; ``[]`` adds none. Any other Host header is refused, never "any".
+    """
+    from web.security import Guard, machine_host_names
+
+    extra = [str(h) for h in (allowed_hosts or ())]
+    if host not in ("0.0.0.0", "::", ""):
+        extra.append(host)
+    return Guard(pin=pin, allowed_hosts=machine_host_names(extra))
+
+
 def run(args: argparse.Namespace) -> int:
     """Start everything, serve until SIGINT/SIGTERM, stop cleanly."""
     from waitress import create_server
 
+    from companion.config import CONFIG_ERROR_EXIT, ConfigError
     from companion.table.build import build_table
     from web.app import create_app
-    from web.security import Guard, load_or_create_pin, load_or_create_secret_key, machine_host_names
+    from web.security import load_or_create_pin, load_or_create_secret_key
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    service = _Service()
     try:
-        config = load(args.config)
+        # Under systemd a refused file does not end the process (no crash loop): it is reported
+        # once (journal + STATUS=) and waited out; interactively the error ends the command.
+        config_path = config_path_in_use(args.config, args.data_dir)
+        config = load(config_path, service.notifier)
+    except ConfigError as exc:
+        print(f"configuration error: {exc}", file=sys.stderr)
+        print("check it with: dingo-companion config check", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
     except Exception as exc:  # noqa: BLE001 - a clear one-line message, not a traceback
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if config is None:
+        return CONFIG_ERROR_EXIT
     web_cfg = getattr(config, "web", None)
     host = args.host or getattr(web_cfg, "host", "0.0.0.0")
     port = args.port if args.port is not None else int(getattr(web_cfg, "port", 8000))
@@ -138,16 +185,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        service = _Service()
-        table = build_table(config, data_dir, source_kind=args.source, heartbeat=service.kick)
+        table = build_table(config, data_dir, source_kind=args.source, heartbeat=service.kick,
+                            config_path=config_path)
     except Exception as exc:  # noqa: BLE001
         print(f"error: cannot set up the table: {exc}", file=sys.stderr)
         return 2
-    extra_hosts = list(getattr(web_cfg, "allowed_hosts", ()) or ())
-    if host not in ("0.0.0.0", "::", ""):
-        extra_hosts.append(host)
-    guard = Guard(pin=pin, allowed_hosts=machine_host_names(extra_hosts))
-    app = create_app(table.controller, secret_key=secret, guard=guard, session_store=table.store)
+    guard = make_guard(pin, host, getattr(web_cfg, "allowed_hosts", ()))
+    app = create_app(table.controller, secret_key=secret, guard=guard, session_store=table.store,
+                     calibration=table.calibration)
     try:
         server = create_server(app, host=host, port=port, threads=WSGI_THREADS, channel_timeout=60,
                                ident="dingo-companion")
@@ -156,6 +201,7 @@ def run(args: argparse.Namespace) -> int:
         table.stop()
         return 2
     real_port = server.effective_port if hasattr(server, "effective_port") else port
+    app.extensions["dingo"]["listen"] = (host, int(real_port))  # for the page's share view
     try:
         table.start()
     except Exception as exc:  # noqa: BLE001

@@ -28,12 +28,13 @@ class Table:
     panel: Any = None
     source_kind: str = "sim"
     warnings: list[str] = field(default_factory=list)
+    calibration: Any = None  # the page's calibration wizard (live sources only)
 
     def start(self) -> None:
         """Start the read loop (opens the source)."""
         if self.loop is not None:
             self.loop.start()
-        self.controller.panel_status("running")
+        self.controller.health_tick(False)  # the status LED: waiting, running or fault
 
     def stop(self) -> None:
         """Stop the loop, end the streams, close the panel and the log."""
@@ -51,15 +52,20 @@ class Table:
 
 
 def build_table(config: Any, data_dir: Path, *, source_kind: str | None = None,
-                heartbeat: Any = None) -> Table:
-    """Wire every part for ``config``; ``source_kind`` overrides ``[source] kind``."""
+                heartbeat: Any = None, config_path: Path | None = None,
+                source_options: dict | None = None, wizard_options: dict | None = None) -> Table:
+    """Wire every part for ``config``; ``source_kind`` overrides ``[source] kind``.
+
+    ``config_path``: the file ``config`` came from (the calibration wizard saves there; without
+    one, into ``data_dir/config.toml``). ``source_options``/``wizard_options``: for tests (speed).
+    """
     from companion.sensing.pipeline import Pipeline
-    from hardware.sources import make_source
+    from hardware.sources import make_source, resolve_kind
 
     warnings: list[str] = []
-    source = make_source(config, source_kind)
+    source = make_source(config, source_kind, **(source_options or {}))
     header = source.header
-    kind = source_kind or getattr(getattr(config, "source", None), "kind", "sim")
+    kind = resolve_kind(config, source_kind)
     simulator = getattr(source, "simulator", None)
     pipeline = Pipeline(header)
     store = _open_store(data_dir, warnings)
@@ -75,7 +81,16 @@ def build_table(config: Any, data_dir: Path, *, source_kind: str | None = None,
     for w in warnings:
         controller.add_status("startup", w)
     loop = SourceLoop(source, pipeline, controller, heartbeat=heartbeat)
-    return Table(controller, loop, store, panel, kind, warnings)
+    wizard = None
+    if kind != "trace":  # a trace is a recording: nothing to calibrate
+        from companion.table.calwizard import CalibrationWizard
+
+        wizard = CalibrationWizard(
+            loop=loop, controller=controller, header=header, config=config,
+            save_path=config_path or Path(data_dir) / "config.toml", make_pipeline=Pipeline,
+            simulator=simulator, sim_lock=getattr(source, "lock", None),
+            speed=float(getattr(source, "speed", 1.0)), **(wizard_options or {}))
+    return Table(controller, loop, store, panel, kind, warnings, wizard)
 
 
 def _open_store(data_dir: Path, warnings: list[str]) -> Any:
@@ -85,10 +100,13 @@ def _open_store(data_dir: Path, warnings: list[str]) -> Any:
         warnings.append(f"no session log ({exc}): games are not saved")
         return None
     try:
-        return SessionStore(data_dir)
+        store = SessionStore(data_dir)
     except Exception as exc:  # noqa: BLE001 - run without a log rather than not at all
         warnings.append(f"session log unavailable ({exc}): games are not saved")
         return None
+    if not store.report.ok:  # e.g. a damaged database moved aside: say so on the page too
+        warnings.append(store.report.message)
+    return store
 
 
 def _open_panel(config: Any, controller: TableController, warnings: list[str]) -> Any:

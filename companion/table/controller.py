@@ -18,30 +18,25 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+__all__ = ["PANEL_BUTTONS", "RequestError", "TableController"]
+
+from companion.table.buttons import PANEL_BUTTONS, ButtonsMixin
+from companion.table.errors import RequestError
 from companion.table.game import IllegalMove
+from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
 from companion.table.hub import Hub, Subscription
-from companion.table.prompts import PendingPrompts, describe_event
+from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event, fall_to_whom
 from companion.table.simcontrol import SimControl, SimError
 
 log = logging.getLogger(__name__)
 
 FEED_LENGTH = 30
-PANEL_BUTTONS = ("roll", "confirm", "undo")
 QUIET_EVENTS = ("tipped", "fault")
+
 """Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
 
 
-class RequestError(ValueError):
-    """A request to the table is malformed or impossible; ``status`` is the HTTP status to use."""
-
-    def __init__(self, message: str, status: int = 400, **extra: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.extra = extra
-
-
-class TableController:
+class TableController(ButtonsMixin):
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
 
     def __init__(
@@ -57,6 +52,7 @@ class TableController:
         clock: Callable[[], float] = time.time,
         live_interval_s: float = 0.1,
         mode: str = "sim",
+        fault_clear_s: float = FAULT_CLEAR_S,
     ) -> None:
         """Wire a controller around a game adapter; every other part is optional."""
         self._game = game
@@ -78,6 +74,9 @@ class TableController:
         self._session_id: int | None = None
         self._status: dict[str, str] = {}
         self._tipping = False
+        self._log_closed = False  # the current (over) game's session was ended in the log
+        self._light = StatusLight()
+        self._faults = FaultClock(fault_clear_s)
         self._match = game.new_match(None)
         if store is None:
             self._status["log"] = "no session log: this game is not being saved"
@@ -108,7 +107,7 @@ class TableController:
                 "pending": self._pending.to_json(),
                 "status": dict(self._status),
                 "sensing": self._safe_sensing(),
-                "can_undo": self._game.can_undo(self._match),
+                "can_undo": self._game.can_undo(self._match) and not self._log_closed,
                 "layout": self._layout_json(),
             }
 
@@ -151,6 +150,7 @@ class TableController:
             self._pending.clear()
             self._feed.clear()
             self._tipping = False
+            self._log_closed = False
             first = self._game.history_json(match)[0]
             self._session_id = self._start_session(first)
             entry = self._feed_add({"event": "action"}, self._describe(first))
@@ -173,6 +173,7 @@ class TableController:
                 return None
             self._match = match
             self._session_id = sid
+            self._log_closed = False
             self._feed_add({"event": "resumed"}, f"Resumed the unfinished game (session {sid})")
             self._changed([])
             return sid
@@ -188,6 +189,8 @@ class TableController:
     def undo(self, *, source: str = "page") -> dict:
         """Take back the last action (not the new_game)."""
         with self._lock:
+            if self._log_closed:
+                raise RequestError(UNDO_AFTER_END, 409)
             if not self._game.can_undo(self._match):
                 raise RequestError("nothing to undo", 409)
             undone = self._game.undo(self._match)
@@ -195,29 +198,6 @@ class TableController:
                 self._log(lambda: self._store.append_undo(self._session_id, source=source))
             entry = self._feed_add({"event": "undo"}, "Undone: " + self._describe(undone))
             return self._changed([entry])
-
-    def roll(self, *, source: str = "page") -> dict:
-        """Roll what the game expects now (SystemRandom) and apply it as an action (logged)."""
-        with self._lock:
-            state = self._game.state_json(self._match)
-            action = self._game.roll_action(state, self._rng)
-            if action is None:
-                expected = (state.get("expected") or {}).get("kind", "nothing")
-                raise RequestError(f"no dice to roll now: the table expects {expected}", 409)
-            return self.apply(action, source=source)
-
-    def enter_roll(self, body: dict, *, source: str = "page") -> dict:
-        """Apply dice read from physical dice: ``{"number": n, "colour": c}`` (or colour only)."""
-        with self._lock:
-            expected = (self._game.state_json(self._match).get("expected") or {}).get("kind")
-            if expected == "roll_colour":
-                return self.apply({"type": "roll_colour", "colour": body.get("colour")}, source=source)
-            if expected != "roll":
-                raise RequestError(f"no dice to enter now: the table expects {expected}", 409)
-            action = {"type": "roll", "number": body.get("number")}
-            if body.get("colour") is not None:
-                action["colour"] = body["colour"]
-            return self.apply(action, source=source)
 
     def resolve_prompt(self, prompt_id: str, choice: str, *, source: str = "page") -> dict:
         """Answer a pending prompt (e.g. 'which size was placed?')."""
@@ -234,26 +214,6 @@ class TableController:
             self._pending.remove(prompt_id)
             entries.append(self._feed_add({"event": "prompt"}, f"{prompt['title']} {choice}"))
             return self._changed(entries)
-
-    def press_button(self, button: str, *, source: str = "panel") -> dict:
-        """A panel button (physical or on the page): roll, confirm (the obvious yes), undo."""
-        if button not in PANEL_BUTTONS:
-            raise RequestError(f"unknown button {button!r}; expected one of {list(PANEL_BUTTONS)}", 404)
-        if button == "roll":
-            return self.roll(source=source)
-        if button == "undo":
-            return self.undo(source=source)
-        with self._lock:
-            state = self._game.state_json(self._match)
-            kind = (state.get("expected") or {}).get("kind")
-            confirm = {"confirm_fall": {"type": "confirm_fall"}, "end_game": {"type": "end_game"},
-                       "review_placement": {"type": "accept_placement"}}.get(kind)
-            if confirm is not None:
-                return self.apply(confirm, source=source)
-            prompts = self._pending.to_json()
-            if prompts:
-                return self.resolve_prompt(prompts[0]["id"], prompts[0]["choices"][0], source=source)
-            raise RequestError(f"nothing to confirm now: the table expects {kind}", 409)
 
     def sim_command(self, command: str, body: dict) -> dict:
         """Drive the simulated table (place, press, bump, knock, remove, fault)."""
@@ -293,6 +253,7 @@ class TableController:
                     self._tipping = False
                 elif kind == "fault":
                     cell = event.get("cell")
+                    self._faults.reported(f"cell{cell}", time.monotonic())
                     self._status[f"cell{cell}"] = f"sensor fault: cell {cell} {event.get('kind')}"
                 if kind == "fell":
                     event = {**event, "tipped": self._tipping}
@@ -324,18 +285,18 @@ class TableController:
         """Show a sample-source fault (disconnected, late, ...) on the page and the panel."""
         with self._lock:
             key = "source" if cell is None else f"cell{cell}"
+            self._faults.reported(key, time.monotonic())
             if self._status.get(key) == message:
                 return
             self._status[key] = message
             entry = self._feed_add({"event": "source_fault"}, message)
-            if self._panel is not None:
-                _call(self._panel, "set_status", "fault")
-            self._changed([entry])
+            self._changed([entry])  # the status LED turns to "fault" there
 
     def attach_panel(self, panel: Any) -> None:
         """Use ``panel`` (show_turn, signal_fall, set_status) from now on."""
         with self._lock:
             self._panel = panel
+            self._light.forget()
 
     def add_status(self, key: str, message: str) -> None:
         """Show a lasting status line (e.g. a part that failed to start)."""
@@ -347,15 +308,33 @@ class TableController:
         """Forget a status line once its cause is gone."""
         with self._lock:
             if self._status.pop(key, None) is not None:
-                faults = [k for k in self._status if k == "source" or k.startswith("cell")]
-                if self._panel is not None and not faults:
-                    _call(self._panel, "set_status", "running")
-                self._changed([])
+                self._changed([])  # the status LED follows there
 
     def panel_status(self, kind: str) -> None:
-        """Show ``running``, ``fault``, ``waiting`` or ``off`` on the panel's status LED (if any)."""
-        if self._panel is not None:
-            _call(self._panel, "set_status", kind)
+        """Force ``running``, ``fault``, ``waiting`` or ``off`` on the panel's status LED (if any)."""
+        with self._lock:
+            self._light.show(self._panel, kind)
+
+    def health_tick(self, samples_flow: bool) -> None:
+        """Clear the faults that are over (see :class:`FaultClock`) and set the status LED."""
+        with self._lock:
+            gone = self._faults.cleared(self._status, self._safe_sensing().get("faults") or {},
+                                        samples_flow, time.monotonic())
+            for key in gone:
+                self._status.pop(key, None)
+                what = "the sample source" if key == "source" else f"cell {key[4:]}"
+                self._feed_add({"event": "fault_cleared"}, f"Sensor fault over: {what}")
+            if gone:
+                self._changed([])
+            else:
+                self._light.show(self._panel, led_status(self._game.state_json(self._match),
+                                                         self._pending.to_json(), self._status))
+
+    def use_sensing(self, header: Any, sensing: Callable[[], dict]) -> None:
+        """A new trace header and live view (a new pipeline, e.g. after a calibration)."""
+        with self._lock:
+            self._header, self._sensing = header, sensing
+            self._changed([])
 
     def live_tick(self, force: bool = False) -> bool:
         """Publish the live sensing view if someone listens and the throttle allows; True if sent."""
@@ -380,13 +359,7 @@ class TableController:
             raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
         except (ValueError, TypeError, KeyError) as exc:
             raise RequestError(f"bad action: {exc}") from exc
-        text = self._describe(applied)
-        if applied.get("type") == "fall":
-            window = before.get("fall_window") or {}
-            seat = window.get("seat", before.get("current"))
-            players = before.get("players") or []
-            if isinstance(seat, int) and 0 <= seat < len(players):
-                text += f" to {players[seat].get('name')}"
+        text = fall_to_whom(self._describe(applied), applied, before)
         if self._store is not None and self._session_id is not None:
             t_ms = next((e["t_ms"] for e in sensed if isinstance(e.get("t_ms"), int)), None)
             self._log(lambda: self._store.append_action(
@@ -412,14 +385,9 @@ class TableController:
         self._version += 1
         message = self.message(entries)
         self._hub.publish("change", message)
+        self._light.show(self._panel, led_status(message["state"], message["pending"], message["status"]))
         if self._panel is not None:
-            state = message["state"]
-            expected = state.get("expected") or {}
-            seat = expected.get("player")
-            players = state.get("players") or []
-            colour = expected.get("zone") or (
-                players[seat].get("colour") if isinstance(seat, int) and 0 <= seat < len(players) else None)
-            _call(self._panel, "show_turn", seat, colour)
+            _call(self._panel, "show_turn", *turn_light(message["state"]))
         return message
 
     def _feed_add(self, event: dict, text: str) -> dict:
@@ -445,12 +413,14 @@ class TableController:
             log.exception("sensing snapshot failed")
             return {}
 
-    def _log(self, write: Callable[[], Any]) -> None:
+    def _log(self, write: Callable[[], Any]) -> bool:
         try:
             write()
         except Exception:  # noqa: BLE001 - logging must never stop the game
             log.exception("session log write failed")
             self._status["log"] = "session log failing: this game is not being saved"
+            return False
+        return True
 
     def _start_session(self, first: dict) -> int | None:
         if self._store is None:
@@ -478,8 +448,9 @@ class TableController:
             return
         if abandon:
             self._log(lambda: self._store.abandon(sid))
-        else:
-            self._log(lambda: self._store.end_session(sid, ranking=ranking, outcome=outcome))
+        else:  # a finished session takes no more rows: undo is refused from now on (UNDO_AFTER_END)
+            end = self._store.end_session
+            self._log_closed = self._log(lambda: end(sid, ranking=ranking, outcome=outcome))
 
 
 def _call(obj: Any, name: str, *args: Any) -> None:

@@ -29,6 +29,7 @@ class SourceLoop:
         read_timeout_s: float = 0.05,
         heartbeat: Callable[[], None] | None = None,
         silence_s: float = 2.0,
+        health_interval_s: float = 0.5,
     ) -> None:
         """Prepare the loop; call :meth:`start` to run it."""
         self.source = source
@@ -37,6 +38,10 @@ class SourceLoop:
         self.read_timeout_s = read_timeout_s
         self.heartbeat = heartbeat
         self.silence_s = silence_s
+        self.health_interval_s = health_interval_s
+        self.tap: Callable[[list], None] | None = None  # sees every item read (the calibration wizard)
+        self.hold_events = False  # True: sensed events do not reach the game (during a calibration)
+        self._next_pipeline: Any = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.samples_seen = 0
@@ -69,12 +74,21 @@ class SourceLoop:
         """True while the thread runs."""
         return self._thread is not None and self._thread.is_alive()
 
+    def replace_pipeline(self, pipeline: Any) -> None:
+        """Use ``pipeline`` from the next iteration on (e.g. after a new calibration)."""
+        self._next_pipeline = pipeline
+
     def step(self) -> int:
         """One iteration (also used by tests): returns how many samples were processed."""
+        if self._next_pipeline is not None:
+            self.pipeline, self._next_pipeline = self._next_pipeline, None
         sim = self.controller.sim
         if sim is not None:
             sim.drain()
         items = self.source.read(self.read_timeout_s)
+        tap = self.tap
+        if tap is not None and items:
+            tap(items)
         samples = []
         events: list[dict] = []
         for item in items:
@@ -89,7 +103,7 @@ class SourceLoop:
         if samples:
             self.samples_seen += len(samples)
             self.controller.samples(samples)
-        if events:
+        if events and not self.hold_events:
             self.controller.sensed(events)
         self.controller.live_tick()
         self.iterations += 1
@@ -98,6 +112,7 @@ class SourceLoop:
     def _run(self) -> None:
         backoff = 0.5
         last_sample = time.monotonic()
+        last_health = 0.0
         silent = False
         while not self._stop.is_set():
             try:
@@ -120,6 +135,13 @@ class SourceLoop:
             elif now - last_sample > self.silence_s and not silent:
                 silent = True
                 self.controller.source_fault("silent", f"no samples from the table for {self.silence_s:g} s")
+            if now - last_health >= self.health_interval_s:
+                last_health = now
+                # faults that are over clear, and the panel's status LED follows
+                try:
+                    self.controller.health_tick(now - last_sample < 1.0)
+                except Exception:  # noqa: BLE001 - the LED must never stop the loop
+                    log.exception("health check failed")
             if self.heartbeat is not None:
                 try:
                     self.heartbeat()

@@ -6,6 +6,20 @@ import itertools
 from typing import Any
 
 SIZES = ("small", "medium", "large")
+UNDO_AFTER_END = ("the game is over and saved as finished in the session log, which cannot be reopened: "
+                  "it can no longer be undone; start a new game")
+
+
+def fall_to_whom(text: str, action: dict, before: dict) -> str:
+    """``text`` of an applied ``fall`` action, plus " to <name>" (whose fall window or turn it was)."""
+    if action.get("type") != "fall":
+        return text
+    window = before.get("fall_window") or {}
+    seat = window.get("seat", before.get("current"))
+    players = before.get("players") or []
+    if isinstance(seat, int) and 0 <= seat < len(players):
+        text += f" to {players[seat].get('name')}"
+    return text
 
 
 class PendingPrompts:

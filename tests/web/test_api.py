@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import json
+import random
+
+from companion.table.controller import TableController
+from companion.table.game import DingoDiscGame
+from web.app import create_app
+from web.security import Guard
 
 PIN = "4321"  # as in conftest.py
 
@@ -214,3 +220,49 @@ def test_history_pages_are_mounted_with_a_session_log(tmp_path, controller):
         assert 'href="/sessions/"' in c.get("/").get_data(as_text=True)
     finally:
         store.close()
+
+
+def test_share_gives_the_page_address_and_its_qr_code(app, client):
+    from companion.service.qr import qr_svg
+
+    app.extensions["dingo"]["listen"] = ("127.0.0.1", 8123)
+    body = client.get("/api/share").get_json()
+    assert body == {"url": "http://127.0.0.1:8123/", "urls": ["http://127.0.0.1:8123/"]}
+    resp = client.get("/api/share/qr.svg")
+    assert resp.status_code == 200 and resp.mimetype == "image/svg+xml"
+    assert resp.get_data(as_text=True) == qr_svg("http://127.0.0.1:8123/", title="QR code: http://127.0.0.1:8123/")
+    assert "default-src 'self'" in resp.headers["Content-Security-Policy"]
+
+
+def test_share_without_a_known_listen_address_uses_the_request_port(client):
+    body = client.get("/api/share", headers={"Host": "localhost:8765"}).get_json()
+    assert body["urls"] and all(u.endswith(":8765/") for u in body["urls"])
+    assert body["url"] in body["urls"]
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="share-btn"' in page and 'id="share-qr"' in page
+
+
+def test_undo_after_a_logged_game_ended_is_409_with_a_reason(tmp_path):
+    from companion.session import SessionStore
+
+    store = SessionStore(tmp_path)
+    controller = TableController(DingoDiscGame(), store=store, rng=random.Random(2))
+    app = create_app(controller, secret_key=b"k" * 32, guard=Guard(pin="4321", allowed_hosts={"localhost"}))
+    client = app.test_client()
+    controller.new_game({"version": 1, "players": ["A", "B"]})
+    controller.apply({"type": "first_player", "seat": 0})
+    for _ in range(200):
+        exp = controller.message()["state"]["expected"]
+        if exp["kind"] == "none":
+            break
+        if exp["kind"] == "roll":
+            controller.enter_roll({"colour": "green", "number": 2})
+        elif exp["kind"] == "place":
+            controller.apply({"type": "place", "size": exp["sizes"][0]})
+        else:
+            controller.press_button("confirm")
+    assert client.get("/api/state").get_json()["can_undo"] is False
+    r = client.post("/api/undo", headers={"X-Table-PIN": "4321", "Host": "localhost"})
+    assert r.status_code == 409
+    assert "can no longer be undone" in r.get_json()["error"] and "new game" in r.get_json()["error"]
+    store.close()

@@ -213,6 +213,14 @@ def test_a_game_on_the_simulated_table(companion, browser):
     assert statuses == [401, 401, 401, 401]
     # sensing may still publish (settled, live centre of pressure), but the game itself is unchanged
     assert state(watcher)["state"] == before
+
+    # anyone can share the page: its address and a QR code drawn by the Pi
+    watcher.click("#share-btn")
+    expect(watcher.locator("#share-urls li.best")).to_have_text(url)
+    expect(watcher.locator("#share-qr")).to_be_visible()
+    watcher.wait_for_function("document.getElementById('share-qr').naturalWidth > 0")
+    shot(watcher, "6-watcher-share")
+    watcher.click("#share button[type=submit]")
     assert not errors, errors
 
 
@@ -235,3 +243,31 @@ def test_page_recovers_after_a_restart(tmp_path, browser):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_calibration_wizard_on_the_page(companion, browser):
+    from playwright.sync_api import expect
+
+    url, pin = companion
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    expect(page.locator("#calib-btn")).to_be_hidden()  # host only
+    page.fill("#pin", pin)
+    page.click("#login button")
+    expect(page.locator("#who")).to_have_text("host")
+    page.click("#calib-btn")
+    expect(page.locator("#calib-sim")).to_be_visible()
+    page.fill("#calib-weight", "500")
+    page.click("#calib-begin")
+    expect(page.locator("#calib-instruction")).to_contain_text("Empty disc")
+    expect(page.locator("#status")).to_contain_text("calibration in progress")
+    page.click("#calib-read")  # the simulated table's empty disc: about 3 s of readings
+    expect(page.locator("#calib-instruction")).to_contain_text("over cell 0", timeout=20000)
+    expect(page.locator("#calib-messages")).to_contain_text("empty disc: offsets")
+    shot(page, "7-host-calibration")
+    page.click("#calib-cancel")
+    expect(page.locator("#calib-start")).to_be_visible()
+    expect(page.locator("#status")).not_to_contain_text("calibration")
+    assert not errors, errors

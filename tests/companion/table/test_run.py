@@ -117,3 +117,42 @@ def test_sigterm_stops_cleanly(companion):
     assert proc.wait(15) == 0
     assert "Dingo Companion stopped." in log.read_text()
     assert "Traceback" not in log.read_text()
+
+
+def test_allowed_hosts_adds_names_and_an_empty_list_still_refuses_strangers():
+    from companion.commands.run import make_guard
+    from web.security import AccessError
+
+    for allowed in ((), []):
+        guard = make_guard("1234", "0.0.0.0", allowed)
+        guard.check_host("localhost:8000")
+        guard.check_host("127.0.0.1")
+        with pytest.raises(AccessError, match="unknown Host header"):
+            guard.check_host("evil.example:8000")  # DNS rebinding: refused even with []
+    guard = make_guard("1234", "192.0.2.7", ["Table.Example"])
+    guard.check_host("table.example:8000")
+    guard.check_host("192.0.2.7:8000")  # the address it listens on
+    with pytest.raises(AccessError):
+        guard.check_host("other.example")
+
+
+def test_config_in_use_and_the_calibration_saved_in_the_data_dir(monkeypatch, tmp_path):
+    from companion.commands.run import config_path_in_use
+    from companion.config.paths import SYSTEM_CONFIG
+
+    if SYSTEM_CONFIG.exists():
+        pytest.skip("this machine has a system configuration")
+    monkeypatch.delenv("DINGO_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    data = tmp_path / "data"
+    assert config_path_in_use(None, data) is None  # nothing anywhere: the defaults
+    (data).mkdir()
+    (data / "config.toml").write_text("# saved by the page's calibration\n")
+    assert config_path_in_use(None, data) == data / "config.toml"
+    usual = tmp_path / "config" / "dingo-companion" / "config.toml"
+    usual.parent.mkdir(parents=True)
+    usual.write_text("")
+    assert config_path_in_use(None, data) == usual  # the usual file wins
+    assert config_path_in_use(tmp_path / "x.toml", data) == tmp_path / "x.toml"
+    monkeypatch.setenv("DINGO_CONFIG", str(tmp_path / "named.toml"))
+    assert config_path_in_use(None, data) == tmp_path / "named.toml"  # named: an error if missing

@@ -40,3 +40,59 @@ def test_nothing_to_resume(tmp_path):
     assert c.resume_unfinished() is None
     assert c.message()["state"]["expected"]["kind"] == "new_game"
     store.close()
+
+
+def play_to_the_end(c: TableController) -> None:
+    c.new_game({"version": 1, "players": ["A", "B"]})
+    c.apply({"type": "first_player", "seat": 0})
+    for _ in range(200):
+        exp = c.message()["state"]["expected"]
+        if exp["kind"] == "none":
+            return
+        if exp["kind"] == "roll":
+            c.enter_roll({"colour": "green", "number": 2})
+        elif exp["kind"] == "place":
+            c.apply({"type": "place", "size": exp["sizes"][0]})
+        elif exp["kind"] == "end_game":
+            c.press_button("confirm")
+        else:
+            raise AssertionError(exp)
+    raise AssertionError("the game did not end")
+
+
+def test_undo_after_the_game_ended_is_refused_and_the_log_stays_whole(tmp_path):
+    import pytest
+
+    from companion.table.controller import RequestError
+
+    store = SessionStore(tmp_path)
+    c = new_controller(store)
+    play_to_the_end(c)
+    (info,) = store.list_sessions()
+    assert info.status == "finished"
+    logged = [a.action for a in store.actions(info.id)]
+    over = c.message()
+    assert over["state"]["phase"] == "over" and over["can_undo"] is False
+    for undo in (c.undo, lambda: c.press_button("undo")):
+        with pytest.raises(RequestError) as err:
+            undo()
+        assert err.value.status == 409 and "can no longer be undone" in err.value.message
+    # nothing changed: the page still shows the result, the log still holds every action
+    assert c.message()["state"] == over["state"]
+    assert [a.action for a in store.actions(info.id)] == logged
+    assert store.effective_actions(info.id) == logged
+    # a new game starts as usual, and can be undone again
+    c.new_game({"version": 1, "players": ["C", "D"]})
+    c.apply({"type": "first_player", "seat": 1})
+    assert c.message()["can_undo"] is True
+    c.undo()
+    assert store.session(info.id).status == "finished"
+    store.close()
+
+
+def test_without_a_log_undo_after_the_end_still_works():
+    c = TableController(DingoDiscGame(), rng=random.Random(2))
+    play_to_the_end(c)
+    assert c.message()["can_undo"] is True
+    c.undo()
+    assert c.message()["state"]["phase"] != "over"
