@@ -7,10 +7,37 @@ from that base with the new total, so a correction gives exactly the state a rig
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.games.base import IllegalAction
 from companion.games.dingo_disc.actions import SIZES, Action, ConfirmFall, CorrectFall, Counts, Fall
-from companion.games.dingo_disc.state import Flag, LastFall, PendingFall, State
-from companion.games.dingo_disc.turns import add_counts, advance, end_turn, minus, plus
+from companion.games.dingo_disc.state import (
+    ATTEMPT,
+    CURRENT,
+    DICE_TAKEN,
+    DISC,
+    DISC_PAWNS,
+    FLAGS,
+    GIVERS,
+    IN_HAND,
+    LAST_FALL,
+    LAST_PLACE,
+    NEXT_FLAG_ID,
+    PENDING_FALL,
+    PHASE,
+    REVIEW,
+    ROUND,
+    SUPPLY,
+    TURN,
+    WINDOW,
+    Flag,
+    LastFall,
+    PendingFall,
+    State,
+)
+from companion.games.dingo_disc.turns import add_counts, advance, advance_draft, end_turn_draft, minus, plus
+
+_tnew = tuple.__new__  # builds a named tuple without its Python-level __new__ (2x faster)
 
 
 def _either(a: bool | None, b: bool | None) -> bool | None:
@@ -29,23 +56,27 @@ def _check_on_disc(action: Action, pawns: Counts, disc: Counts) -> None:
 
 
 def _remove_positions(s: State, pawns: Counts, placed_fell: bool) -> tuple:
-    """Best effort: drop the fallen pawns' entries, the placed pawn first, then the outermost."""
-    items = list(s.disc_pawns)
+    """Best effort: drop the fallen pawns' entries, the placed pawn first, then the outermost (highest
+    number; the latest placed among equals) of each size."""
+    items = s.disc_pawns
     todo = list(pawns)
     if placed_fell:
-        gone = items.pop()
-        todo[gone.size] -= 1
-    keep_last = s.last_place is not None and not placed_fell
-    for idx in range(3):
-        k = todo[idx]
-        if not k:
-            continue
-        limit = len(items) - 1 if keep_last else len(items)
-        cands = sorted((i for i in range(limit) if items[i].size == idx),
-                       key=lambda i: (items[i].number or 0, i), reverse=True)[:k]
-        for i in sorted(cands, reverse=True):
-            del items[i]
-    return tuple(items)
+        todo[items[-1].size] -= 1
+        items = items[:-1]
+    limit = len(items) - 1 if s.last_place is not None and not placed_fell else len(items)
+    ranked = sorted([(p.number or 0, i, p.size) for i, p in enumerate(items[:limit]) if todo[p.size] > 0],
+                    reverse=True)
+    gone = []
+    for _number, i, size in ranked:
+        if todo[size] > 0:
+            todo[size] -= 1
+            gone.append(i)
+    if not gone:
+        return items
+    left = list(items)
+    for i in sorted(gone, reverse=True):
+        del left[i]
+    return tuple(left)
 
 
 def placed_pawn_fell(base: State, pawns: Counts, placed_fell: bool | None, action: Action) -> bool:
@@ -68,55 +99,79 @@ def placed_pawn_fell(base: State, pawns: Counts, placed_fell: bool | None, actio
     return placed_fell
 
 
-def resolve(base: State, pawns: Counts, placed_fell: bool | None, action: Action) -> State:
-    """The state after ``pawns`` fell from ``base`` (all checks done here, nothing else changes)."""
+def resolve_draft(base: State, v: list[Any], pawns: Counts, placed_fell: bool | None, action: Action) -> None:
+    """Make draft ``v`` of ``base`` the state after ``pawns`` fell from ``base`` (all checks done here,
+    nothing else changes)."""
     w = base.window
     owner = w.seat if w is not None else base.current
     assert owner is not None
     pf = placed_pawn_fell(base, pawns, placed_fell, action)
     supply = list(base.supply)
     supply[owner] = plus(supply[owner], pawns)
-    s = base.evolve(supply=tuple(supply), disc=minus(base.disc, pawns),
-                    disc_pawns=_remove_positions(base, pawns, pf))
+    v[SUPPLY] = tuple(supply)
+    v[DISC] = minus(base.disc, pawns)
+    v[DISC_PAWNS] = _remove_positions(base, pawns, pf)
     if pf:
-        s = s.evolve(last_place=None)
+        v[LAST_PLACE] = None
         if w is not None:  # the turn had passed: the placer's fall window is open
             if w.attempt < 2:  # attempt 1 failed: back to the placer for attempt 2, same dice
-                return s.evolve(phase="place", current=w.seat, round=w.round, turn=w.turn,
-                                attempt=w.attempt + 1, window=None, dice_taken=True, givers=())
+                v[PHASE] = "place"
+                v[CURRENT] = w.seat
+                v[ROUND] = w.round
+                v[TURN] = w.turn
+                v[ATTEMPT] = w.attempt + 1
+                v[WINDOW] = None
+                v[DICE_TAKEN] = True
+                v[GIVERS] = ()
+                return
         else:  # during the placer's own turn (a flagged placement under review)
             review = base.review
             if review is not None:
-                s = s.evolve(review=None, flags=tuple(f for f in s.flags if f.id != review.flag_id))
+                v[REVIEW] = None
+                v[FLAGS] = tuple(f for f in base.flags if f.id != review.flag_id)
             if base.attempt < 2:
-                return s.evolve(phase="place", attempt=base.attempt + 1)
-            return end_turn(s, placed=False)  # second attempt failed: keeps the pawn, passes
-    if s.phase == "ending" and sum(supply[owner]):
-        return advance(s, owner)
-    return s
+                v[PHASE] = "place"
+                v[ATTEMPT] = base.attempt + 1
+                return
+            end_turn_draft(base, v, placed=False)  # second attempt failed: keeps the pawn, passes
+            return
+    if base.phase == "ending" and sum(supply[owner]):
+        advance_draft(base, v, owner)
 
 
-def _carry_flags(result: State, current: State, base: State) -> State:
-    """Placement flags follow the recomputed result; other flags follow the live state."""
+def _carry_flags(v: list[Any], current: State, base: State) -> State:
+    """Freeze draft ``v`` (recomputed from ``base``) with the flags: placement flags follow the recomputed
+    result; other flags follow the live state ``current``."""
     live = set(current.flags)
-    flags = [f for f in result.flags if f.kind == "placement" or f in live]
+    flags = [f for f in v[FLAGS] if f.kind == "placement" or f in live]
     flags += [f for f in current.flags if f.id >= base.next_flag_id and f.kind != "placement"]
-    flags.sort(key=lambda f: f.id)
-    return result.evolve(flags=tuple(flags), next_flag_id=current.next_flag_id)
+    flags.sort(key=_flag_id)
+    v[FLAGS] = tuple(flags)
+    v[NEXT_FLAG_ID] = current.next_flag_id
+    return _tnew(State, v)
+
+
+def _flag_id(flag: Flag) -> int:
+    return flag.id
 
 
 def _settle(s: State, base: State, pawns: Counts, tipped: bool, pf: bool | None, confident: bool,
             action: Action) -> State:
     _check_on_disc(action, pawns, base.disc)
-    record = LastFall(pawns, tipped, pf, base)
+    v = list(base)
+    v[LAST_FALL] = LastFall(pawns, tipped, pf, base)
     if not confident:
         guess = placed_pawn_fell(base, pawns, pf, action)
-        pending = base.evolve(phase="confirm_fall", disc=minus(base.disc, pawns), in_hand=pawns,
-                              disc_pawns=_remove_positions(base, pawns, guess),
-                              pending_fall=PendingFall(pawns, tipped, pf), last_fall=record)
-        return _carry_flags(pending, s, base)
-    result = resolve(base, pawns, pf, action).evolve(last_fall=record, pending_fall=None, in_hand=(0, 0, 0))
-    return _carry_flags(result, s, base)
+        v[PHASE] = "confirm_fall"
+        v[DISC] = minus(base.disc, pawns)
+        v[IN_HAND] = pawns
+        v[DISC_PAWNS] = _remove_positions(base, pawns, guess)
+        v[PENDING_FALL] = PendingFall(pawns, tipped, pf)
+        return _carry_flags(v, s, base)
+    resolve_draft(base, v, pawns, pf, action)
+    v[PENDING_FALL] = None
+    v[IN_HAND] = (0, 0, 0)
+    return _carry_flags(v, s, base)
 
 
 def fall(s: State, a: Fall) -> State:

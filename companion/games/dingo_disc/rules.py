@@ -36,8 +36,22 @@ from companion.games.dingo_disc.actions import (
     TakeDice,
 )
 from companion.games.dingo_disc.state import (
+    ATTEMPT,
+    DICE_COLOUR,
+    DICE_NUMBER,
+    DICE_TAKEN,
+    DISC,
+    DISC_PAWNS,
+    FINISHING,
+    FLAGS,
+    GIVERS,
+    LAST_PLACE,
+    NEXT_FLAG_ID,
     OPTION_VALUES,
     PAWNS_PER_SIZE,
+    PHASE,
+    REVIEW,
+    SUPPLY,
     ColourRoll,
     DiscPawn,
     Flag,
@@ -47,10 +61,12 @@ from companion.games.dingo_disc.state import (
     State,
 )
 from companion.games.dingo_disc.turns import (
+    SEATS_AFTER,
     add_counts,
     close_window,
-    close_window_changes,
+    close_window_draft,
     end_turn,
+    end_turn_draft,
     finish_pos,
 )
 
@@ -133,9 +149,10 @@ def _take_dice(s: State, a: TakeDice) -> State:
         _phase(s, a, "roll")
     if s.dice_taken:
         illegal(a, "take-dice", "the dice are already taken")
-    ch = close_window_changes(s)
-    ch["dice_taken"] = True
-    return s.with_changes(ch)
+    v = list(s)
+    close_window_draft(s, v)
+    v[DICE_TAKEN] = True
+    return _tnew(State, v)
 
 
 def _givers(s: State) -> tuple[int, ...]:
@@ -143,12 +160,9 @@ def _givers(s: State) -> tuple[int, ...]:
     assert cur is not None
     least = 2 if s.options.last_pawn_gift == "keep" else 1
     supply = s.supply
-    n = len(supply)
     out = []
-    for i in range(1, n):
-        seat = (cur + i) % n
-        c = supply[seat]
-        if c[0] + c[1] + c[2] >= least:
+    for seat in SEATS_AFTER[len(supply)][cur][:-1]:  # everyone else, from the player's left
+        if sum(supply[seat]) >= least:
             out.append(seat)
     return tuple(out)
 
@@ -156,34 +170,37 @@ def _givers(s: State) -> tuple[int, ...]:
 def _roll(s: State, a: Roll) -> State:
     if s.phase != "roll":
         _phase(s, a, "roll")
-    if not 1 <= a.number <= 6:
-        illegal(a, "dice", f"the number die shows 1 to 6, got {a.number}")
+    number, colour = a.number, a.colour
+    if not 1 <= number <= 6:
+        illegal(a, "dice", f"the number die shows 1 to 6, got {number}")
     cur = s.current
     assert cur is not None
     if s.version == 1:
-        if a.colour is None:
+        if colour is None:
             illegal(a, "v1-roll-both-dice", "version 1: roll both dice (colour and number)")
-        colour = a.colour
     else:
         own = s.colours[cur]
-        if a.colour is not None and a.colour != own:
+        if colour is not None and colour != own:
             illegal(a, "v2-own-colour-zone", f"version 2: {s.names[cur]} plays in their own colour {own}")
         colour = own
-    ch = {} if s.dice_taken else close_window_changes(s)
-    ch["dice_colour"] = colour
-    ch["dice_number"] = a.number
-    ch["dice_taken"] = True
-    if a.number == 1:
-        ch["attempt"] = 0
+    v = list(s)
+    if not s.dice_taken:
+        close_window_draft(s, v)
+    v[DICE_COLOUR] = colour
+    v[DICE_NUMBER] = number
+    v[DICE_TAKEN] = True
+    if number == 1:
+        v[ATTEMPT] = 0
         givers = _givers(s)
         if not givers:
-            return end_turn(s, False, ch)
-        ch["phase"] = "penalty"
-        ch["givers"] = givers
-        return s.with_changes(ch)
-    ch["phase"] = "place"
-    ch["attempt"] = 1
-    return s.with_changes(ch)
+            end_turn_draft(s, v, False)
+            return _tnew(State, v)
+        v[PHASE] = "penalty"
+        v[GIVERS] = givers
+        return _tnew(State, v)
+    v[PHASE] = "place"
+    v[ATTEMPT] = 1
+    return _tnew(State, v)
 
 
 def _give(s: State, a: Give) -> State:
@@ -205,12 +222,15 @@ def _give(s: State, a: Give) -> State:
     supply = list(s.supply)
     supply[a.giver] = add_counts(held, idx, -1)
     supply[cur] = add_counts(supply[cur], idx, 1)
-    ch = {"supply": tuple(supply), "givers": s.givers[1:]}
-    if held[0] + held[1] + held[2] == 1:  # only with last_pawn_gift = "give": giving the last pawn finishes
-        ch["finishing"] = (*s.finishing, finish_pos(s, a.giver, s.round, cur))
-    if not ch["givers"]:
-        return end_turn(s, False, ch)
-    return s.with_changes(ch)
+    v = list(s)
+    v[SUPPLY] = tuple(supply)
+    v[GIVERS] = givers = s.givers[1:]
+    if sum(held) == 1:  # only with last_pawn_gift = "give": giving the last pawn finishes
+        v[FINISHING] = (*s.finishing, finish_pos(s, a.giver, s.round, cur))
+    if not givers:
+        end_turn_draft(s, v, False)
+        return _tnew(State, v)
+    return _tnew(State, v)
 
 
 def _place(s: State, a: Place) -> State:
@@ -219,30 +239,37 @@ def _place(s: State, a: Place) -> State:
     cur = s.current
     assert cur is not None
     idx = SIZES.index(a.size)
-    if s.supply[cur][idx] < 1:
+    held = s.supply[cur]
+    if held[idx] < 1:
         illegal(a, "place-a-pawn-you-hold", f"{s.names[cur]} has no {a.size} pawn left")
-    if a.number is not None and not 2 <= a.number <= 6:
-        illegal(a, "bad-value", f"positions are numbered 2 to 6, got {a.number}")
     zone, number = a.zone, a.number
+    if number is not None and not 2 <= number <= 6:
+        illegal(a, "bad-value", f"positions are numbered 2 to 6, got {number}")
+    rolled_zone, rolled_number = s.dice_colour, s.dice_number
     if not a.sensed:
-        zone = s.dice_colour if zone is None else zone
-        number = s.dice_number if number is None else number
-    supply = list(s.supply)
-    supply[cur] = add_counts(supply[cur], idx, -1)
-    ch = {"supply": tuple(supply), "disc": add_counts(s.disc, idx, 1),
-          "disc_pawns": (*s.disc_pawns, _tnew(DiscPawn, (idx, zone, number, a.x_mm, a.y_mm, cur))),
-          "last_place": _tnew(LastPlace, (cur, idx, zone, number))}
-    if zone == s.dice_colour and number == s.dice_number:
-        return end_turn(s, True, ch)
-    s = s.with_changes(ch)
-    rolled = _where(s.dice_colour, s.dice_number)
+        zone = rolled_zone if zone is None else zone
+        number = rolled_number if number is None else number
+    v = list(s)
+    supply = list(v[SUPPLY])
+    supply[cur] = add_counts(held, idx, -1)
+    v[SUPPLY] = tuple(supply)
+    v[DISC] = add_counts(v[DISC], idx, 1)
+    v[DISC_PAWNS] = (*v[DISC_PAWNS], _tnew(DiscPawn, (idx, zone, number, a.x_mm, a.y_mm, cur)))
+    v[LAST_PLACE] = _tnew(LastPlace, (cur, idx, zone, number))
+    if zone == rolled_zone and number == rolled_number:
+        end_turn_draft(s, v, True)
+        return _tnew(State, v)
+    rolled = _where(rolled_zone, rolled_number)
     if zone is None or number is None:
         reason = f"{s.names[cur]}'s pawn straddles a line (rolled {rolled}): accept or redo"
     else:
         reason = f"{s.names[cur]}'s pawn is in {_where(zone, number)}, rolled {rolled}: accept or redo"
     fid = s.next_flag_id
-    return s.evolve(phase="review", review=Review(fid, zone, number), next_flag_id=fid + 1,
-                    flags=(*s.flags, Flag(fid, "placement", cur, reason)))
+    v[PHASE] = "review"
+    v[REVIEW] = Review(fid, zone, number)
+    v[NEXT_FLAG_ID] = fid + 1
+    v[FLAGS] = (*s.flags, Flag(fid, "placement", cur, reason))
+    return _tnew(State, v)
 
 
 def _accept(s: State, a: AcceptPlacement) -> State:
@@ -364,9 +391,10 @@ def apply(state: State, action: Action) -> State:
     handler = _HANDLERS.get(kind)
     if handler is None:
         raise IllegalAction(action, "unknown-action", f"not a Dingo Disc action: {action!r}")
-    if state.phase == "over":
+    phase = state.phase
+    if phase == "over":
         illegal(action, "game-over", "the game is over")
-    if state.phase == "confirm_fall" and kind not in _DURING_CONFIRM:
+    if phase == "confirm_fall" and kind not in _DURING_CONFIRM:
         illegal(action, "confirm-fall-first", "confirm what fell first (confirm_fall)")
     new = handler(state, action)
     if new.last_fall is not None and kind not in _KEEP_FALL:

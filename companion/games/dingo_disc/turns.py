@@ -1,6 +1,7 @@
 """Turn order: ending a turn, the fall window, the next player, rounds and finishes.
 
-Hot paths build a dict of changes and call :meth:`State.evolve` once (the benchmark counts).
+Hot paths fill one *draft* of the new state (a list, see state.py) and freeze it once (the benchmark
+counts): the ``*_draft`` functions take the old state ``s`` and the draft ``v``.
 """
 
 from __future__ import annotations
@@ -8,7 +9,23 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.dingo_disc.actions import Counts
-from companion.games.dingo_disc.state import Finish, State, Window
+from companion.games.dingo_disc.state import (
+    ATTEMPT,
+    CURRENT,
+    DICE_TAKEN,
+    FINISHING,
+    GIVERS,
+    LAST_PLACE,
+    PHASE,
+    REVIEW,
+    ROUND,
+    SUPPLY,
+    TURN,
+    WINDOW,
+    Finish,
+    State,
+    Window,
+)
 
 _tnew = tuple.__new__  # builds a named tuple without its Python-level __new__ (2x faster)
 
@@ -43,68 +60,75 @@ def finish_pos(s: State, seat: int, round_no: int, turn_seat: int) -> Finish:
     return Finish(seat, round_no, (round_no - 1) * len(s.names) + offset(s, turn_seat))
 
 
-def next_seat(supply: tuple[Counts, ...], after: int) -> int | None:
-    """The next seat after ``after`` (to its left) that still holds pawns; ``after`` itself last."""
+SEATS_AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple((seat + i) % n for i in range(1, n + 1)) for seat in range(n)) for n in range(7))
+"""``SEATS_AFTER[n][seat]``: the seats of an ``n``-player game in turn order after ``seat``, ``seat`` last."""
+
+
+def advance_draft(s: State, v: list[Any], from_seat: int) -> None:
+    """Set in draft ``v`` (of ``s``, see state.py) the fields passing the turn from ``from_seat`` to the
+    next player holding pawns in ``v``'s supply (or to the end phase when nobody holds any)."""
+    supply = v[SUPPLY]
     n = len(supply)
-    for i in range(1, n + 1):
-        seat = (after + i) % n
-        c = supply[seat]
-        if c[0] or c[1] or c[2]:
-            return seat
-    return None
-
-
-def advance_changes(s: State, from_seat: int, supply: tuple[Counts, ...], ch: dict[str, Any]) -> None:
-    """Add to ``ch`` the changes passing the turn from ``from_seat`` to the next player holding pawns
-    (or to the end phase when nobody holds any)."""
-    nxt = next_seat(supply, from_seat)
-    ch["dice_taken"] = False
-    ch["attempt"] = 0
-    ch["givers"] = ()
-    if nxt is None:
-        ch["phase"] = "ending"
-        ch["current"] = None
+    v[DICE_TAKEN] = False
+    v[ATTEMPT] = 0
+    v[GIVERS] = ()
+    for nxt in SEATS_AFTER[n][from_seat]:  # the next seat holding pawns
+        if supply[nxt] != (0, 0, 0):
+            break
+    else:
+        v[PHASE] = "ending"
+        v[CURRENT] = None
         return
-    n = len(supply)
     first = s.first
-    ch["phase"] = "roll"
-    ch["current"] = nxt
-    ch["turn"] = s.turn + 1
+    v[PHASE] = "roll"
+    v[CURRENT] = nxt
+    v[TURN] = s.turn + 1
     if (nxt - first) % n <= (from_seat - first) % n:  # type: ignore[operator]
-        ch["round"] = s.round + 1
+        v[ROUND] = s.round + 1
 
 
 def advance(s: State, from_seat: int) -> State:
     """Pass the turn from ``from_seat`` to the next player holding pawns (or to the end phase)."""
-    ch: dict[str, Any] = {}
-    advance_changes(s, from_seat, s.supply, ch)
-    return s.with_changes(ch)
+    v = list(s)
+    advance_draft(s, v, from_seat)
+    return _tnew(State, v)
 
 
-def end_turn(s: State, placed: bool, changes: dict[str, Any] | None = None) -> State:
-    """The current player's turn ends (with ``changes`` applied): their fall window opens, the turn passes."""
+def end_turn_draft(s: State, v: list[Any], placed: bool) -> None:
+    """End the current player's turn of ``s`` in draft ``v`` (``s`` plus this action's changes): their
+    fall window opens, the turn passes."""
     cur = s.current
     assert cur is not None
-    ch = {} if changes is None else changes
-    ch["window"] = _tnew(Window, (cur, s.round, s.turn, ch.get("attempt", s.attempt), placed))
-    ch["review"] = None
-    advance_changes(s, cur, ch.get("supply", s.supply), ch)
-    return s.with_changes(ch)
+    v[WINDOW] = _tnew(Window, (cur, s.round, s.turn, v[ATTEMPT], placed))
+    v[REVIEW] = None
+    advance_draft(s, v, cur)
 
 
-def close_window_changes(s: State) -> dict[str, Any]:
-    """Changes closing the open fall window; a window owner without pawns has now finished for good."""
+def end_turn(s: State, placed: bool) -> State:
+    """The current player's turn ends: their fall window opens, the turn passes."""
+    v = list(s)
+    end_turn_draft(s, v, placed)
+    return _tnew(State, v)
+
+
+def close_window_draft(s: State, v: list[Any]) -> None:
+    """Close ``s``'s open fall window in draft ``v``; a window owner without pawns has now finished for
+    good."""
     w = s.window
     if w is None:
-        return {}
-    ch: dict[str, Any] = {"window": None, "last_place": None}
+        return
+    v[WINDOW] = None
+    v[LAST_PLACE] = None
     c = s.supply[w.seat]
     if not (c[0] or c[1] or c[2]) and all(f.seat != w.seat for f in s.finishing):
-        ch["finishing"] = (*s.finishing, finish_pos(s, w.seat, w.round, w.seat))
-    return ch
+        v[FINISHING] = (*s.finishing, finish_pos(s, w.seat, w.round, w.seat))
 
 
 def close_window(s: State) -> State:
-    """Close the open fall window (see :func:`close_window_changes`)."""
-    ch = close_window_changes(s)
-    return s.with_changes(ch) if ch else s
+    """Close the open fall window (see :func:`close_window_draft`)."""
+    if s.window is None:
+        return s
+    v = list(s)
+    close_window_draft(s, v)
+    return _tnew(State, v)

@@ -28,3 +28,16 @@ def test_bench_games_are_full_games_with_falls_and_penalties():
     assert all(r.falls > 0 and r.penalties > 0 and r.actions > r.games * 50 for r in rows)
     state, _ = random_game(random.Random(5), 6, 2, chaos=TABLE_CHAOS)
     assert state.phase == "over" and len(state.finishing) == 6
+
+
+def test_bench_replays_the_same_games_through_the_core_alone(capsys):
+    from companion.bench.rules import _batch, replay
+
+    histories = _batch(3, 3, seed=4)
+    last, _ = random_game(random.Random(4), 3, 1, chaos=TABLE_CHAOS)  # the first game of that batch
+    assert replay(histories[:1]) == last and last.phase == "over"
+    rows = run(3, seed=2, repeat=2)
+    assert all(len(r.core_cpu_s) == 2 and min(r.core_cpu_s) > 0 for r in rows)
+    assert main(["bench", "rules", "--games", "2", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("core alone (same games replayed)") == 2 and "the random player takes" in out
