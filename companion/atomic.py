@@ -12,7 +12,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import IO, Any, TextIO
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "atomic_writer", "fsync_dir"]
 
@@ -31,15 +31,12 @@ def fsync_dir(directory: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``data`` atomically and durably, with permission bits ``mode``.
+@contextlib.contextmanager
+def _replacing(path: str | os.PathLike[str], mode: int, open_mode: str, **open_kw: Any) -> Iterator[IO[Any]]:
+    """The recipe above: a temporary file (opened with ``open_mode``) that replaces ``path`` on exit.
 
-    The parent directory must exist. Raises ``TypeError`` for non-bytes data and ``OSError``
-    (e.g. ``FileNotFoundError``, ``IsADirectoryError``) naming the path when the write fails;
-    on failure the previous file, if any, is left untouched and no temporary file remains.
+    If the block raises, the temporary file is removed and ``path`` is left untouched.
     """
-    if not isinstance(data, bytes | bytearray | memoryview):
-        raise TypeError(f"atomic_write_bytes: data must be bytes, not {type(data).__name__}")
     target = Path(path)
     directory = target.parent
     if not directory.is_dir():
@@ -48,8 +45,8 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, mode: int = 0o
         raise IsADirectoryError(f"cannot write {target}: it is a directory")
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+        with os.fdopen(fd, open_mode, **open_kw) as handle:
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp_name, mode)
@@ -59,6 +56,19 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, mode: int = 0o
             os.unlink(tmp_name)
         raise
     fsync_dir(directory)
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``data`` atomically and durably, with permission bits ``mode``.
+
+    The parent directory must exist. Raises ``TypeError`` for non-bytes data and ``OSError``
+    (e.g. ``FileNotFoundError``, ``IsADirectoryError``) naming the path when the write fails;
+    on failure the previous file, if any, is left untouched and no temporary file remains.
+    """
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise TypeError(f"atomic_write_bytes: data must be bytes, not {type(data).__name__}")
+    with _replacing(path, mode, "wb") as handle:
+        handle.write(data)
 
 
 def atomic_write_text(
@@ -79,22 +89,5 @@ def atomic_writer(
     For large outputs written piece by piece (e.g. a 4-hour trace export). If the block raises,
     the temporary file is removed and ``path`` is left untouched.
     """
-    target = Path(path)
-    directory = target.parent
-    if not directory.is_dir():
-        raise FileNotFoundError(f"cannot write {target}: directory {directory} does not exist")
-    if target.is_dir():
-        raise IsADirectoryError(f"cannot write {target}: it is a directory")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_name, mode)
-        os.replace(tmp_name, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
-    fsync_dir(directory)
+    with _replacing(path, mode, "w", encoding=encoding, newline="") as handle:
+        yield handle

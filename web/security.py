@@ -11,18 +11,18 @@ with the cookie must carry the CSRF token in ``X-CSRF-Token``; any request carry
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hmac
 import ipaddress
 import os
 import secrets
 import socket
-import struct
 import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from companion.service.addresses import interface_ipv4
 
 PIN_FILE = "table-pin"
 SECRET_FILE = "secret-key"
@@ -89,24 +89,6 @@ def load_or_create_pin(data_dir: Path, configured: str | None = None) -> str:
     return pin
 
 
-def _interface_addresses() -> set[str]:
-    """IPv4 addresses of this machine's network interfaces (Linux ioctl; empty elsewhere)."""
-    found: set[str] = set()
-    try:
-        names = [name for _, name in socket.if_nameindex()]
-    except OSError:
-        return found
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        for name in names:
-            try:
-                packed = struct.pack("256s", name.encode()[:15])
-                res = fcntl.ioctl(sock.fileno(), 0x8915, packed)  # SIOCGIFADDR
-                found.add(socket.inet_ntoa(res[20:24]))
-            except OSError:
-                continue
-    return found
-
-
 def machine_host_names(extra: Iterable[str] = ()) -> set[str]:
     """Host names the page may be reached by: loopback, this machine's names and addresses, ``extra``."""
     names = {"localhost", "127.0.0.1", "::1"}
@@ -122,7 +104,7 @@ def machine_host_names(extra: Iterable[str] = ()) -> set[str]:
         with contextlib.suppress(OSError):
             for info in socket.getaddrinfo(host, None):
                 names.add(str(info[4][0]))
-    names.update(_interface_addresses())
+    names.update(interface_ipv4().values())
     names.update(n for n in extra if n)
     return {n.lower().strip("[]") for n in names}
 

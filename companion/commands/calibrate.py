@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from companion.calibration import (
+    SIZES,
     Calibration,
     CalibrationError,
     Issue,
@@ -30,8 +31,6 @@ from companion.calibration import (
     stillness_issues,
     summarise,
 )
-
-SIZES = ("small", "medium", "large")
 
 
 class Aborted(Exception):

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from companion.config import (
+    Config,
     ConfigError,
     config_to_toml,
     default_config,
@@ -23,6 +24,18 @@ Absent keys take their defaults. Check after editing: dingo-companion config che
 def _path(args: argparse.Namespace) -> Path:
     """The file the command works on: ``--config`` or the default location."""
     return Path(args.config).expanduser() if args.config else default_config_path()
+
+
+def _effective(path: Path, args: argparse.Namespace) -> Config | None:
+    """The configuration in effect: the file's, or the defaults when the default file does not exist.
+
+    ``None`` (after printing the error) when the file is refused.
+    """
+    try:
+        return load_config(path) if (path.exists() or args.config) else default_config()
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
 
 
 def _init(args: argparse.Namespace) -> int:
@@ -59,10 +72,8 @@ def _check(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     """Print the effective configuration (file + defaults) as TOML or JSON."""
     path = _path(args)
-    try:
-        config = load_config(path) if (path.exists() or args.config) else default_config()
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    config = _effective(path, args)
+    if config is None:
         return 1
     if args.json:
         print(json.dumps(config.to_dict(), indent=2))
@@ -78,10 +89,8 @@ def _urls(args: argparse.Namespace) -> int:
     from companion.service.qr import qr_svg
 
     path = _path(args)
-    try:
-        config = load_config(path) if (path.exists() or args.config) else default_config()
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    config = _effective(path, args)
+    if config is None:
         return 1
     port = config.web.port or 8000
     if args.svg:

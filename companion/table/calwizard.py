@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.calibration import (
+    SIZES,
     Calibration,
     CalibrationError,
     Issue,
@@ -34,8 +35,6 @@ from companion.calibration import (
     summarise,
 )
 from companion.table.calsim import SimHands
-
-SIZES = ("small", "medium", "large")
 
 
 class WizardError(ValueError):

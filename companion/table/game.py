@@ -7,7 +7,9 @@ implements it with ``companion.games`` (docs/actions.md). Sensed events become a
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import Iterator
 from typing import Any, Protocol
 
 from companion.table.prompts import SIZES, pawns_text
@@ -173,8 +175,18 @@ class DingoDiscGame:
         self._rules = get_game("dingo-disc")
         self._match_cls = Match
 
-    def _illegal(self, exc: Exception) -> IllegalMove:
-        return IllegalMove(str(exc), str(getattr(exc, "rule", "illegal")), str(getattr(exc, "reason", exc)))
+    @contextlib.contextmanager
+    def _moves(self) -> Iterator[None]:
+        """Raise the rules core's ``IllegalAction`` as :class:`IllegalMove` (a ``ValueError`` passes)."""
+        try:
+            yield
+        except ValueError:
+            raise
+        except Exception as exc:
+            if type(exc).__name__ == "IllegalAction":
+                raise IllegalMove(str(exc), str(getattr(exc, "rule", "illegal")),
+                                  str(getattr(exc, "reason", exc))) from exc
+            raise
 
     def _parse(self, action: Any) -> Any:
         if not isinstance(action, dict):
@@ -190,14 +202,8 @@ class DingoDiscGame:
         setup = {"type": "new_game", **setup}
         if setup["type"] != "new_game":
             raise ValueError(f"a new game starts with a new_game action, not {setup['type']!r}")
-        try:
+        with self._moves():
             return self._match_cls.replay([self._parse(setup)])
-        except ValueError:
-            raise
-        except Exception as exc:
-            if type(exc).__name__ == "IllegalAction":
-                raise self._illegal(exc) from exc
-            raise
 
     def replay(self, actions: list[dict]) -> Any:
         """Rebuild a match from its logged actions (``new_game`` first); raises on a bad log."""
@@ -210,14 +216,8 @@ class DingoDiscGame:
         if match is None:
             raise IllegalMove("no game yet: start a new game first", "no-game", "no game has been started")
         parsed = self._parse(action)
-        try:
+        with self._moves():
             match.apply(parsed)
-        except ValueError:
-            raise
-        except Exception as exc:
-            if type(exc).__name__ == "IllegalAction":
-                raise self._illegal(exc) from exc
-            raise
         return parsed.to_json()
 
     def undo(self, match: Any) -> dict:

@@ -275,23 +275,10 @@ def test_live_tick_is_throttled_and_only_with_listeners():
     assert item.frame.startswith("event: live\n")
 
 
-def test_game_over_ends_the_session():
+def test_game_over_ends_the_session(play_to_the_end):
     store = FakeStore()
     c = TableController(DingoDiscGame(), store=store, rng=random.Random(0))
-    c.new_game({"version": 1, "players": ["A", "B"]})
-    c.apply({"type": "first_player", "seat": 0})
-    for _ in range(200):
-        exp = c.message()["state"]["expected"]
-        if exp["kind"] == "none":
-            break
-        if exp["kind"] == "roll":
-            c.enter_roll({"colour": "green", "number": 2})
-        elif exp["kind"] == "place":
-            c.apply({"type": "place", "size": exp["sizes"][0]})
-        elif exp["kind"] == "end_game":
-            c.press_button("confirm")
-        else:
-            raise AssertionError(exp)
+    play_to_the_end(c)
     assert c.message()["state"]["phase"] == "over"
     ends = [call for call in store.calls if call[0] == "end"]
     state = c.message()["state"]

@@ -42,25 +42,7 @@ def test_nothing_to_resume(tmp_path):
     store.close()
 
 
-def play_to_the_end(c: TableController) -> None:
-    c.new_game({"version": 1, "players": ["A", "B"]})
-    c.apply({"type": "first_player", "seat": 0})
-    for _ in range(200):
-        exp = c.message()["state"]["expected"]
-        if exp["kind"] == "none":
-            return
-        if exp["kind"] == "roll":
-            c.enter_roll({"colour": "green", "number": 2})
-        elif exp["kind"] == "place":
-            c.apply({"type": "place", "size": exp["sizes"][0]})
-        elif exp["kind"] == "end_game":
-            c.press_button("confirm")
-        else:
-            raise AssertionError(exp)
-    raise AssertionError("the game did not end")
-
-
-def test_undo_after_the_game_ended_is_refused_and_the_log_stays_whole(tmp_path):
+def test_undo_after_the_game_ended_is_refused_and_the_log_stays_whole(tmp_path, play_to_the_end):
     import pytest
 
     from companion.table.controller import RequestError
@@ -90,7 +72,7 @@ def test_undo_after_the_game_ended_is_refused_and_the_log_stays_whole(tmp_path):
     store.close()
 
 
-def test_without_a_log_undo_after_the_end_still_works():
+def test_without_a_log_undo_after_the_end_still_works(play_to_the_end):
     c = TableController(DingoDiscGame(), rng=random.Random(2))
     play_to_the_end(c)
     assert c.message()["can_undo"] is True
