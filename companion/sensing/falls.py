@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 SIZES = ("small", "medium", "large")
-MAX_COMBOS = 4000  # cap on the exact pawn subsets tried per count vector (moment evidence)
+MAX_COMBOS = 300  # pawn subsets tried exactly per count vector; beyond, the likeliest pick only
+MAX_VECTORS = 40  # count vectors (best mass fits first) examined in detail
 PER_PAWN = 0.3  # score cost per pawn: of equally good readings, fewer pawns falling is likelier
 INWARD_COST = 0.6  # score cost of a pawn standing away from the rim the disc tipped towards
 
@@ -39,10 +41,73 @@ class Decomposition:
     mass_residual_g: float
 
 
-def _subsets(pawns: list[Pawn], counts: tuple[int, ...]) -> itertools.product | list:
-    """All ways to pick ``counts`` pawns of each size from ``pawns`` (a product of combinations)."""
+def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: float,
+               spread_frac: float) -> list[tuple[float, tuple[int, ...]]]:
+    """Count vectors whose nominal mass fits the loss, best first: (z, counts)."""
+    out = []
+    slack = 0.2 * min(nominal)
+    ms, mm, ml = nominal
+    for a in range(limits[0] + 1):
+        if a * ms > lost_g * 1.3 + slack:
+            break
+        for b in range(limits[1] + 1):
+            if a * ms + b * mm > lost_g * 1.3 + slack:
+                break
+            for c in range(limits[2] + 1):
+                expect = a * ms + b * mm + c * ml
+                if expect > lost_g * 1.3 + slack:
+                    break
+                if not (a or b or c):
+                    continue
+                var = sigma_g ** 2 + (spread_frac ** 2) * (a * ms * ms + b * mm * mm + c * ml * ml)
+                dev = abs(lost_g - expect)
+                if dev <= 4.0 * math.sqrt(var) + slack:
+                    out.append((dev / math.sqrt(var), (a, b, c)))
+    out.sort()
+    return out
+
+
+def _picks(pawns: list[Pawn], counts: tuple[int, ...],
+           toward: tuple[float, float] | None) -> Iterator[tuple[Pawn, ...]]:
+    """Which pawns of each size: every combination when few, else the likeliest one (the pawns
+    standing furthest out on the tipped side, or the most recently placed)."""
     groups = [[p for p in pawns if p.size == s] for s in SIZES]
-    return itertools.product(*(itertools.combinations(g, c) for g, c in zip(groups, counts, strict=True)))
+    total = 1
+    for g, c in zip(groups, counts, strict=True):
+        total *= math.comb(len(g), c)
+    if total <= MAX_COMBOS:
+        for pick in itertools.product(*(itertools.combinations(g, c)
+                                        for g, c in zip(groups, counts, strict=True))):
+            yield tuple(p for grp in pick for p in grp)
+        return
+    chosen: list[Pawn] = []
+    for g, c in zip(groups, counts, strict=True):
+        if toward is not None:
+            g = sorted(g, key=lambda p: -((p.x_mm or 0.0) * toward[0] + (p.y_mm or 0.0) * toward[1]))
+        else:
+            g = g[::-1]
+        chosen.extend(g[:c])
+    yield tuple(chosen)
+
+
+def _score(chosen: tuple[Pawn, ...], lost_g: float, meas_var: float,
+           lost_moment: tuple[float, float] | None, moment_tol_gmm: float,
+           toward: tuple[float, float] | None, radius_mm: float) -> tuple[float, float | None]:
+    """Score of one set of pawns (lower is better) and its moment residual."""
+    mass = sum(p.mass_g for p in chosen)
+    score = abs(lost_g - mass) / math.sqrt(meas_var) + PER_PAWN * len(chosen)
+    mres: float | None = None
+    if lost_moment is not None and all(p.x_mm is not None for p in chosen):
+        mx = sum(p.mass_g * p.x_mm for p in chosen)  # type: ignore[operator]
+        my = sum(p.mass_g * p.y_mm for p in chosen)  # type: ignore[operator]
+        mres = math.hypot(lost_moment[0] - mx, lost_moment[1] - my)
+        score += mres / moment_tol_gmm
+    if toward is not None:
+        for p in chosen:
+            if p.x_mm is not None and p.y_mm is not None:
+                s_out = (p.x_mm * toward[0] + p.y_mm * toward[1]) / radius_mm
+                score += INWARD_COST * (1.0 - max(-1.0, min(1.0, s_out)))
+    return score, mres
 
 
 def decompose(
@@ -73,42 +138,19 @@ def decompose(
         limits = [sum(1 for p in on_disc if p.size == s) for s in SIZES]
     else:
         limits = [int(lost_g / m + 1.5) for m in nominal]
+    vectors = _mass_fits(lost_g, nominal, limits, sigma_g, spread_frac)
     fits: list[tuple[float, tuple[int, ...], tuple[Pawn, ...], float | None]] = []
-    for counts in itertools.product(*(range(n + 1) for n in limits)):
-        if not any(counts):
+    for z_mass, counts in vectors[:MAX_VECTORS]:
+        if not tracked:
+            fits.append((z_mass, counts, (), None))
             continue
-        expect = sum(c * m for c, m in zip(counts, nominal, strict=True))
-        var = sigma_g ** 2 + sum(c * (spread_frac * m) ** 2 for c, m in zip(counts, nominal, strict=True))
-        if abs(lost_g - expect) > 4.0 * math.sqrt(var) + 0.2 * min(nominal):
-            continue
-        best_z = math.inf
-        best: tuple[Pawn, ...] = ()
-        best_m: float | None = None
-        if tracked:
-            meas_var = sigma_g ** 2 + sum(c * (0.01 * m) ** 2 for c, m in zip(counts, nominal, strict=True))
-            for n_tried, pick in enumerate(_subsets(on_disc, counts)):
-                if n_tried >= MAX_COMBOS:
-                    break
-                chosen = tuple(p for grp in pick for p in grp)
-                mass = sum(p.mass_g for p in chosen)
-                z = abs(lost_g - mass) / math.sqrt(meas_var)
-                mres: float | None = None
-                score = z + PER_PAWN * len(chosen)
-                if lost_moment is not None and all(p.x_mm is not None for p in chosen):
-                    mx = sum(p.mass_g * p.x_mm for p in chosen)  # type: ignore[operator]
-                    my = sum(p.mass_g * p.y_mm for p in chosen)  # type: ignore[operator]
-                    mres = math.hypot(lost_moment[0] - mx, lost_moment[1] - my)
-                    score += mres / moment_tol_gmm
-                if toward is not None:
-                    for p in chosen:
-                        if p.x_mm is not None and p.y_mm is not None:
-                            s_out = (p.x_mm * toward[0] + p.y_mm * toward[1]) / radius_mm
-                            score += INWARD_COST * (1.0 - max(-1.0, min(1.0, s_out)))
-                if score < best_z:
-                    best_z, best, best_m = score, chosen, mres
-        else:
-            best_z = abs(lost_g - expect) / math.sqrt(var)
-        fits.append((best_z, counts, best, best_m))
+        meas_var = sigma_g ** 2 + sum(c * (0.01 * m) ** 2 for c, m in zip(counts, nominal, strict=True))
+        best = (math.inf, (), None)
+        for chosen in _picks(on_disc, counts, toward):
+            score, mres = _score(chosen, lost_g, meas_var, lost_moment, moment_tol_gmm, toward, radius_mm)
+            if score < best[0]:
+                best = (score, chosen, mres)
+        fits.append((best[0], counts, best[1], best[2]))
     if not fits:
         return None
     fits.sort(key=lambda f: f[0])

@@ -43,8 +43,12 @@ class Pipeline:
         self._ref_n = max(1, round(s.tip_ref_ms / dt))
         self._cur_n = max(1, round(s.tip_cur_ms / dt))
         self._quiet_n = max(2, round(s.tip_quiet_ms / dt))
+        self._mute_n = max(1, round(40.0 / dt))  # samples muted after a lone jump held as a glitch
         # a rim strike is only told from a finger by its brevity: needs >= 2 samples per pulse
         self._strike_ok = 2.0 * dt <= s.strike_ms
+        # the tipping disc's inertia moves the force by a gram or two within the quiet window;
+        # at low rates that window is two long samples, which also average bumps into small steps
+        self._quiet_g = 3.0 if dt <= 25.0 else 1.5
         hist = max(self._still_n, s.level_min_samples, round(s.level_ms / dt),
                    round(s.tip_settle_ms / dt)) + 2
         self._hF: deque[float] = deque(maxlen=hist)
@@ -62,6 +66,7 @@ class Pipeline:
         self._noise = 0.0  # EMA of |dF| between samples while still
         self._noise_m = 0.0
         self._resync_mass: tuple[float, float, float] | None = None
+        self._degraded = False  # a cell failed and could not be replaced
         self._prevF = 0.0
         self._prevX = self._prevY = 0.0
         self._trig_f = s.trigger_min_g
@@ -71,6 +76,7 @@ class Pipeline:
         self._ref: tuple[float, float, float] | None = None
         self._strike: tuple[int, float] | None = None
         self._suspect_until = 0
+        self._exceed_t: int | None = None  # since when the excess moment has been above threshold
         self._slope: tuple[float, float, float] = (0.0, 0.0, 0.0)
         self._slope_t: int | None = None
         self._slope_ref = (0.0, 0.0, 0.0)
@@ -88,6 +94,16 @@ class Pipeline:
         faults = cells.update(t, raw)
         if cells.remapped is not None:
             cells.remapped = None
+            self._resync()
+        if cells.faults and (cells.substituted is None or len(cells.faults) > 1):
+            # a failed cell that cannot be replaced: the table cannot weigh; say nothing but faults
+            # (and start afresh once the cells behave again)
+            if not self._degraded:
+                self._degraded = True
+                self._resync()
+            return list(faults) if faults else []
+        if self._degraded:
+            self._degraded = False
             self._resync()
         F, X, Y = cells.F, cells.X, cells.Y
         self._hF.append(F)
@@ -262,7 +278,7 @@ class Pipeline:
         """Slow path inside a segment: tip test every sample, level test when still."""
         bx, by = self._fX - self._bX, self._fY - self._bY
         excess = math.hypot(bx, by) - self._judge.lever_mm * abs(self._fF - self._bF)
-        if bx * (self._bX - self._zX) + by * (self._bY - self._zY) < 0:
+        if bx * (self._fX - self._zX) + by * (self._fY - self._zY) < 0:
             excess = min(excess, 0.0)  # moving inwards is no tip
         strike = False
         tipped = self._state == TIPPED
@@ -280,15 +296,24 @@ class Pipeline:
         if self._positional:
             self._judge.press_sample(f, self._hX[-1], self._hY[-1])
         if self._cells.suspect:
-            self._suspect_until = self._n + 3
+            self._suspect_until = self._n + self._mute_n
+        thr = self._tip_threshold()
+        if excess > thr:
+            if self._exceed_t is None:
+                self._exceed_t = self._t
+        else:
+            self._exceed_t = None
         if self._n < self._suspect_until:
             strike = False
             excess = 0.0
-        elif excess > 0.0 and not self._quiet():
+        elif excess > 0.0 and not self._quiet() and \
+                self._t - (self._exceed_t if self._exceed_t is not None else self._t) < \
+                self.settings.tip_persist_ms:
             # a tip moves the load sideways with the force nearly constant; two loads changing at
-            # once (a bump during a press) can mimic the moment, not the quiet force
+            # once (a bump during a press) can mimic the moment, not the quiet force -- and not
+            # for long: an excess that lasts is a tip even while pawns land or the rim strikes
             excess = 0.0
-        if not tipped and self._positional and (excess > self._tip_threshold() or strike):
+        if not tipped and self._positional and (excess > thr or strike):
             self._tip_run += 1
             if self._tip_run >= self._tip_n or strike:
                 self._state = TIPPED
@@ -305,11 +330,12 @@ class Pipeline:
         """The total force has been nearly constant over the last ``tip_quiet_ms``."""
         h = self._hF
         recent = [h[-i] for i in range(1, min(len(h), self._quiet_n) + 1)]
-        return max(recent) - min(recent) <= max(3.0, 6.0 * self.sigma_f())
+        return max(recent) - min(recent) <= max(self._quiet_g, 6.0 * self.sigma_f())
 
     def _tip_threshold(self) -> float:
         """Unexplained moment (g*mm) that means a tip: a floor, raised on noisy tables."""
-        return max(self.settings.tip_excess_gmm, self.settings.tip_sigmas * self.sigma_m())
+        k = math.sqrt(1.0 / self._ref_n + 1.0 / self._cur_n)  # noise of the lagged difference
+        return max(self.settings.tip_excess_gmm, self.settings.tip_sigmas * k * self.sigma_m())
 
     def _lag_excess(self) -> float:
         """Unexplained moment change against a quiet reference ``tip_lag_ms`` ago (the load after
@@ -333,7 +359,7 @@ class Pipeline:
         cx = sum(hx[i] for i in range(n - c, n)) / c
         cy = sum(hy[i] for i in range(n - c, n)) / c
         excess = math.hypot(cx - rx, cy - ry) - self._judge.lever_mm * abs(cf - rf)
-        if excess > 0 and (cx - rx) * (rx - self._zX) + (cy - ry) * (ry - self._zY) < 0:
+        if excess > 0 and (cx - rx) * (cx - self._zX) + (cy - ry) * (cy - self._zY) < 0:
             return -excess  # the load moves inwards: a disc righting itself, not tipping
         return excess
 

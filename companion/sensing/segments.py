@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 PRESS_BIAS_MM = 3.0  # a finger presses within a few mm of the pawn's centre
 PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, pinch or hand) ...
+LEVEL_FRACTION = 0.4  # level again: the moment within this share of the tilt excursion ...
+LEVEL_MIN_GMM = 150.0  # ... or this much of where the remaining pawns put it
+HAND_WITH_LOSS_MS = 450.0  # a sustained press this long next to a loss is a hand (a pinch is shorter)
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
 
 
@@ -60,6 +63,9 @@ class SegmentJudge:
         self.pre_est: float | None = None  # estimated mass of the pawn whose release tipped the disc
         self.righted = False  # the disc was seen righting itself after a tip
         self.lost_reported = 0.0  # grams already reported as fallen in this tip
+        self.lost_moment = (0.0, 0.0)  # moment the pawns reported fallen had where they stood
+        self.exc_max = 0.0  # largest excess moment seen since the tip (the tilt excursion)
+        self.hand_ref: float | None = None  # quiet level of the tilted disc (hands after a tip)
         self.last_loss_t = -1
         self.slope = (0.0, 0.0, 0.0)
         self.post_press: list[float] = []
@@ -82,28 +88,37 @@ class SegmentJudge:
         return b[0] + s[0] * d, b[1] + s[1] * d, b[2] + s[2] * d
 
     def observe(self, t: int, f: float, excess: float) -> None:
-        """Record peaks, hand-like runs and the finger press position (from the raw sample)."""
-        d = f - self.base[0]
+        """Record peaks and hand-like runs. After a tip the runs are measured from the latest
+        quiet level of the tilted disc (pawns falling off are no hand)."""
+        if self.tip_t is not None:
+            if excess > self.exc_max:
+                self.exc_max = excess
+            if self.hand_ref is None:
+                return
+            d = f - self.hand_ref
+        else:
+            d = f - self.base[0]
         if d > self.peak_hi:
             self.peak_hi = d
         if d < self.peak_lo:
             self.peak_lo = d
         thr = self.s.hand_min_g * 0.5
         sign = 1 if d > thr else -1 if d < -thr else 0
-        if sign:
-            if self.first_dev is None:
-                self.first_dev = t
-            self.last_dev = t
         if sign != self.run_sign:
+            if self.run_sign and not sign:
+                # back to the reference: the push was a disturbance, not a step (a pawn coming or
+                # going never comes back); only such runs count as a hand
+                self.longest_run = max(self.longest_run, t - self.run_start)
+                if self.first_dev is None or self.run_start < self.first_dev:
+                    self.first_dev = self.run_start
+                self.last_dev = t
             self.run_sign = sign
             self.run_start = t
-        elif sign:
-            self.longest_run = max(self.longest_run, t - self.run_start)
 
     def press_sample(self, f: float, x: float, y: float) -> None:
         """Track press episodes (force above the baseline); keep the strongest finger-like one.
 
-        A rim-strike pulse (at most two samples, centred at the rim) is not a finger press.
+        A rim-strike pulse (at most ``strike_ms`` long, centred at the rim) is not a finger press.
         """
         if self.tip_t is not None:
             return
@@ -120,7 +135,8 @@ class SegmentJudge:
         if ep is not None:
             self.cur_ep = None
             w, ex, ey, n = ep
-            strike = n <= 2 and math.hypot(ex, ey) / w >= self.s.strike_rim_frac * self.layout.radius_mm
+            strike = n * self.dt <= self.s.strike_ms and \
+                math.hypot(ex, ey) / w >= self.s.strike_rim_frac * self.layout.radius_mm
             if not strike and w > self.press_w:
                 self.press_w, self.press_x, self.press_y = w, ex, ey
                 self.post_press = []
@@ -128,8 +144,13 @@ class SegmentJudge:
             self.post_press.append(d)
 
     def tipped(self, t: int) -> None:
-        """The tip detector fired at ``t``."""
+        """The tip detector fired at ``t``: hand tracking restarts on the tilted disc."""
         self.tip_t = t
+        self.hand_ref = None
+        self.first_dev = self.last_dev = None
+        self.run_sign = 0
+        self.longest_run = 0
+        self.peak_hi = self.peak_lo = 0.0
 
     @property
     def tip_t_ms(self) -> int:
@@ -231,9 +252,14 @@ class SegmentJudge:
         if w is None:
             return None
         fs, ts = w[0], w[3]
-        if ts[0] <= self.last_loss_t or max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
+        if max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
             return None
-        new_loss = -(sum(fs) / len(fs) - self._drifted(t)[0]) - self.lost_reported
+        level_f = sum(fs) / len(fs)
+        self.hand_ref = level_f  # a new quiet level: an open run was a step (a pawn falling)
+        self.run_sign = 0
+        if ts[0] <= self.last_loss_t:
+            return None
+        new_loss = -(level_f - self._drifted(t)[0]) - self.lost_reported
         if new_loss <= self.zero_tol_g(pipe) or self._decompose(pipe, new_loss, None) is None:
             return None
         self.lost_reported += new_loss
@@ -306,6 +332,8 @@ class SegmentJudge:
                 events.append(self._placed_event(pipe, t, size, d_f, px, py))
         else:
             events.extend(self._loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.peak_hi >= 2.5))
+            if self.longest_run >= HAND_WITH_LOSS_MS:
+                events.extend(self._hand_events(t, t)[:1])  # a hand held the disc, then pawns went
         pipe.end_segment(level)
         return events
 
@@ -315,16 +343,24 @@ class SegmentJudge:
         base = self._drifted(t)
         d_f = level[0] - base[0]
         d_x, d_y = level[1] - base[1], level[2] - base[2]
-        excess = math.hypot(d_x, d_y) - self.lever_mm * abs(d_f)
-        level_ok = self.righted or excess < 0.5 * self.s.tip_excess_gmm
-        held = t - (self.still_since or t)
+        # level again when the moment is back where the pawns left on the disc put it (the pawns
+        # reported fallen taken away from where they stood): the tilt excursion has gone
+        off = math.hypot(d_x + self.lost_moment[0], d_y + self.lost_moment[1])
         new_loss = -d_f - self.lost_reported
+        level_ok = self.righted and off < max(LEVEL_MIN_GMM, LEVEL_FRACTION * self.exc_max) + \
+            self.lever_mm * max(0.0, new_loss)
+        held = t - (self.still_since or t)
         events: list[dict] = []
-        if not self.righted and held < self.s.tip_max_unlevel_ms:
+        if not level_ok and held < self.s.tip_max_unlevel_ms:
             return None
         if new_loss > self.zero_tol_g(pipe):
             moment = (-d_x, -d_y) if level_ok and self.lost_reported == 0.0 else None
-            events.extend(self._loss_events(pipe, t, new_loss, moment, removed=False))
+            loss = self._loss_events(pipe, t, new_loss, moment, removed=False)
+            if loss and not level_ok:
+                loss[-1]["confident"] = False
+            events.extend(loss)
+        hand = self._hand_events(t, t)
+        events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
         events.append({"event": "settled", "t_ms": t})
         pipe.end_segment(level)
         return events
@@ -382,7 +418,8 @@ class SegmentJudge:
                 "x_mm": round(x, 1), "y_mm": round(y, 1), "zone": zone, "number": number}
 
     def _decompose(self, pipe: Pipeline, lost: float, moment: tuple[float, float] | None):  # noqa: ANN202
-        sigma = max(0.1, pipe.sigma_f() * 0.5)
+        # the loss is the difference of two levels averaged over a few samples (few at 10 Hz)
+        sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / self.fall_n)))
         toward = None
         if self.tip_t is not None and self.positional:
             zero = pipe.zero
@@ -398,10 +435,16 @@ class SegmentJudge:
         """``removed`` (one pawn lifted by hand) or ``fell`` for a loss of mass; update the pawn list."""
         dec = self._decompose(pipe, lost, moment if self.positional else None)
         if dec is None:
-            return [{"event": "fell", "t_ms": t, "pawns": {s: 0 for s in SIZES}, "mass_g": round(lost, 2),
-                     "confident": False}]
+            if lost < 0.6 * min(self.masses.values()):
+                return []
+            size = min(self.masses, key=lambda k: abs(math.log(lost / self.masses[k])))
+            return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
+                     "mass_g": round(lost, 2), "confident": False}]
         for p in dec.pawns:
             pipe.pawns.remove(p)
+            if p.x_mm is not None and p.y_mm is not None and self.tip_t is not None:
+                self.lost_moment = (self.lost_moment[0] + p.mass_g * p.x_mm,
+                                    self.lost_moment[1] + p.mass_g * p.y_mm)
         total = sum(dec.counts.values())
         if removed and total == 1:
             size = next(s for s, c in dec.counts.items() if c)

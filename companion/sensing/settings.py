@@ -25,22 +25,23 @@ class SensingSettings:
     still_tol_min_g: float = 1.0  # range tolerance of the total force while still
     still_tol_sigmas: float = 7.0
     level_ms: float = 500.0  # averaging window for the level after a placement (position accuracy)
-    level_min_samples: int = 12
+    level_min_samples: int = 6
     # --- pawn matching --------------------------------------------------------------------
     pawn_tol_frac: float = 0.10  # pawns vary a few per cent around the header mean
     pawn_tol_min_g: float = 0.45  # plus measurement noise of two levels
-    line_margin_mm: float = 2.0  # closer than this to a line: zone/number null
+    line_margin_mm: float = 1.0  # closer than this to a line: zone/number null
     # --- hands and bumps ------------------------------------------------------------------
     hand_min_ms: float = 300.0  # shorter disturbances with no net change are bumps
     hand_min_g: float = 10.0  # smallest sustained extra force that counts as a hand
     hand_max_hold_ms: float = 60000.0  # a stuck unexplained level is accepted after this long
     # --- tipping ------------------------------------------------------------------------------
-    tip_excess_gmm: float = 200.0  # moment change beyond what any force on the disc could explain
+    tip_excess_gmm: float = 140.0  # moment change beyond what any force on the disc could explain
     tip_sigmas: float = 6.0  # ... and at least this many moment-noise sigmas
     tip_confirm_ms: float = 12.0  # the excess must persist this long (>= 1 sample)
     tip_lag_ms: float = 100.0  # the quiet reference for the excess is this old
     tip_ref_ms: float = 50.0  # ... averaged over this long
     tip_cur_ms: float = 25.0  # the current value is averaged over this long
+    tip_persist_ms: float = 150.0  # ... unless the excess has lasted this long (a bump cannot)
     tip_quiet_ms: float = 50.0  # the total force must be quiet this long for a moment excess to count
     strike_min_g: float = 4.0  # the rim striking its stop: a force pulse at least this big
     strike_ms: float = 45.0  # ... and at most this long

@@ -177,3 +177,28 @@ def test_wrong_width_sample_rejected(table) -> None:
     pipe = Pipeline(table().header)
     with pytest.raises(ValueError, match="cells"):
         pipe.feed(Sample(0, (1, 2)))
+
+
+def test_failed_cell_is_replaced_and_weighing_goes_on(table) -> None:
+    tab = table(noise_g=0.1)
+    spots = [("small", 40, 70), ("large", 160, 100), ("medium", 250, 50), ("small", 320, 120)]
+    for i, (size, deg, r) in enumerate(spots):
+        tab.place(2.0 + 3.0 * i, size, *polar(r, deg), press_g=120)
+    tab.fault(15.0, 1, "stuck")
+    tab.place(20.0, "medium", *polar(90, 100), press_g=120)
+    tab.place(24.0, "large", *polar(60, 200), press_g=120)
+    events = run(tab, 28.0)
+    faults = [e for e in events if e["event"] == "fault"]
+    assert [(e["cell"], e["kind"]) for e in faults] == [(1, "stuck")]
+    placed = [e for e in events if e["event"] == "placed"]
+    assert [e["size"] for e in placed] == ["small", "large", "medium", "small", "medium", "large"]
+    assert (placed[4]["zone"], placed[4]["number"]) == ("yellow", 4)
+    assert (placed[5]["zone"], placed[5]["number"]) == ("blue", 3)
+
+
+def test_glitch_during_a_press_is_not_taken_as_load(table) -> None:
+    tab = table(noise_g=0.1, glitch_prob=1 / 30)
+    tab.place(2.0, "medium", *polar(80, 30), press_g=180, press_s=0.5)
+    tab.place(6.0, "small", *polar(50, 200), press_g=60, press_s=0.3)
+    events = run(tab, 10.0)
+    assert [(e["event"], e["size"]) for e in events] == [("placed", "medium"), ("placed", "small")]

@@ -151,3 +151,16 @@ def test_crlf_and_blank_lines() -> None:
     text = make_text().replace("\n", "\r\n") + "\r\n"
     header, rows = read_all(text)
     assert len(rows) == 2 and rows[1].raw[1] is None
+
+
+def test_not_utf8(tmp_path) -> None:
+    path = tmp_path / "bin.trace.csv"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(TraceError, match="UTF-8"):
+        read_trace(path)
+
+
+def test_settings_reject_negative() -> None:
+    from companion.sensing.settings import SensingSettings
+    with pytest.raises(ValueError, match="still_ms"):
+        SensingSettings(still_ms=-1)
