@@ -68,7 +68,8 @@ def test_a_whole_calibration_on_the_simulated_table_is_saved_and_used(table, hos
     # set's mean by a few per cent, so the mean is not the answer to expect)
     weighed = {e["size"]: e["mass_g"] for e in truth.truth if e.get("event") == "placed"}
     for size, mass in result["pawn_mass_g"].items():
-        assert mass == pytest.approx(weighed[size], abs=0.15)
+        # within the scales' own error (a few per cent from one known weight): sizes stay far apart
+        assert mass == pytest.approx(weighed[size], rel=0.04)
 
     r = host.post("/api/calibration/save")
     assert r.status_code == 200, r.get_json()
