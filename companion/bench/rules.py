@@ -11,6 +11,7 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -37,7 +38,7 @@ from companion.games.dingo_disc.actions import (
     RollColour,
     TakeDice,
 )
-from companion.games.dingo_disc.state import State
+from companion.games.dingo_disc.state import PAWNS_PER_SIZE, State
 
 NAMES = ("Anna", "Bob", "Chloe", "Dev", "Emma", "Farid")
 
@@ -70,7 +71,7 @@ TABLE_CHAOS = Chaos(fall=0.05, unconfident=0.2, misplace=0.02, hand=0.01, correc
 """The benchmark's table: falls, penalties, flags and corrections at a plausible rate."""
 
 
-def _random_fall(rng: random.Random, s: State, chaos: Chaos) -> Fall:
+def _random_fall(rng: random.Random, s: State, unconfident: float) -> Fall:
     disc = s.disc
     pawns = [0, 0, 0]
     for _ in range(rng.choice((1, 1, 1, 2, 3))):
@@ -89,12 +90,7 @@ def _random_fall(rng: random.Random, s: State, chaos: Chaos) -> Fall:
         else:
             placed_fell = rng.random() < 0.5
     return Fall(pawns=counts, tipped=rng.random() < 0.5, placed_fell=placed_fell,
-                confident=rng.random() >= chaos.unconfident)
-
-
-# The sizes present in a count triple, by which sizes are non-zero: _PRESENT[c0 > 0, c1 > 0, c2 > 0].
-_PRESENT = MappingProxyType({(a, b, c): tuple(i for i, held in enumerate((a, b, c)) if held)
-                             for a in (False, True) for b in (False, True) for c in (False, True)})
+                confident=rng.random() >= unconfident)
 
 
 # Actions are immutable values: the common ones are built once and reused (cheaper than building).
@@ -103,70 +99,134 @@ _ROLLS_V2 = tuple(Roll(number=n) for n in range(7))
 _PLACES = tuple(Place(size=size) for size in SIZES)
 _GIVES = tuple(tuple(Give(giver=g, size=size) for size in SIZES) for g in range(6))
 _TAKE_DICE = TakeDice()
+_ACCEPT = AcceptPlacement()
+_REDO = RedoPlacement()
+_END = EndGame()
+_CONFIRM = ConfirmFall()
+_REMOVED = tuple(Removed(size=size) for size in SIZES)
+_MISPLACE_NUMBERS = (None, 2, 3, 4, 5, 6)
+
+# The most pawns of one size a player can hold: every pawn of that size in the game.
+_MOST = max(n * k for n, k in PAWNS_PER_SIZE.items())
+# The sizes held, by supply triple (the random player picks one of them uniformly): a table lookup
+# instead of building and hashing a tuple of "held" flags at every placement and penalty.
+_HELD = MappingProxyType({(a, b, c): tuple(i for i, held in enumerate((a, b, c)) if held)
+                          for a in range(_MOST + 1) for b in range(_MOST + 1) for c in range(_MOST + 1)})
+# The same as the ready-made placements (one action per size held).
+_PLACE_CHOICES = MappingProxyType({counts: tuple(_PLACES[i] for i in sizes)
+                                   for counts, sizes in _HELD.items()})
+
+Player = Callable[[State, Callable[[State, Action], State], int, int, "list[Action] | None"], State]
+"""A random player's game loop, see :func:`make_player`."""
 
 
-def next_action(rng: random.Random, s: State, chaos: Chaos, calm: bool) -> Action:
-    """A random legal action for state ``s`` (``calm``: no falls, penalties or disruptions)."""
-    phase = s.phase
-    r = rng.random
-    flags, last_fall = s.flags, s.last_fall
-    if not calm and (flags or last_fall is not None or r() < chaos.any_):
+def make_player(rng: random.Random, chaos: Chaos) -> Player:
+    """A random player drawing from ``rng`` with ``chaos``'s probabilities, as its game loop
+    ``play(s, apply, calm_after, max_actions, out) -> state``: from state ``s``, choose a random legal
+    action, ``s = apply(s, action)``, append the action to ``out`` (unless None), and again, until the
+    game is over or ``max_actions`` actions were played; the actions after the first ``calm_after`` are
+    calm (no falls, penalties or disruptions). The random functions and probabilities are resolved
+    once here and the choice is inlined in the loop: the benchmark counts every step."""
+    r, choice, randrange = rng.random, rng.choice, rng.randrange
+    any_, hand, correct, fall = chaos.any_, chaos.hand, chaos.correct, chaos.fall
+    misplace, take_dice, unconfident = chaos.misplace, chaos.take_dice, chaos.unconfident
+
+    def disruption(s: State, phase: str) -> Action | None:
+        """A disruption candidate (about a third of the actions): maybe a disruption."""
+        flags, last_fall = s.flags, s.last_fall
         if flags and r() < 0.3:
             open_ = [f for f in flags if f.kind != "placement"]
             if open_:
-                return DismissFlag(id=rng.choice(open_).id)
-        if phase in ("roll", "place", "penalty") and r() < chaos.hand:
-            return Hand(duration_ms=rng.randrange(200, 3000))
-        if last_fall is not None and s.pending_fall is None and r() < chaos.correct:
+                return DismissFlag(id=choice(open_).id)
+        if phase in ("roll", "place", "penalty") and r() < hand:
+            return Hand(duration_ms=randrange(200, 3000))
+        if last_fall is not None and s.pending_fall is None and r() < correct:
             base = last_fall.base
-            pawns = tuple(rng.randrange(0, min(base.disc[i], 2) + 1) for i in range(3))
+            pawns = tuple(randrange(0, min(base.disc[i], 2) + 1) for i in range(3))
             return CorrectFall(pawns=pawns, placed_fell=None)  # type: ignore[arg-type]
         lp = s.last_place
-        if lp is not None and phase != "confirm_fall" and r() < chaos.correct:
+        if lp is not None and phase != "confirm_fall" and r() < correct:
             other = [i for i in range(3) if i != lp.size and s.supply[lp.seat][i]]
             if other:
-                return CorrectSize(size=SIZES[rng.choice(other)])
+                return CorrectSize(size=SIZES[choice(other)])
         if phase in ("roll", "place", "review", "ending", "confirm_fall", "penalty") and sum(s.disc) \
-                and r() < chaos.fall:
-            return _random_fall(rng, s, chaos)
-    # The phases by frequency (the checks exclude each other, so the order changes nothing else).
-    if phase == "roll":
-        if not s.dice_taken and r() < chaos.take_dice:
-            return _TAKE_DICE
-        number = 2 + int(r() * 5) if calm else 1 + int(r() * 6)
-        return _ROLLS_V1[number][int(r() * 6)] if s.version == 1 else _ROLLS_V2[number]
-    if phase == "place":
-        c0, c1, c2 = s.supply[s.current]  # type: ignore[index]
-        sizes = _PRESENT[c0 > 0, c1 > 0, c2 > 0]
-        size = sizes[int(r() * len(sizes))]
-        if not calm and r() < chaos.misplace:
-            return Place(size=SIZES[size], zone=rng.choice(COLOURS), number=rng.choice((None, 2, 3, 4, 5, 6)),
-                         x_mm=10.0, y_mm=-5.0, sensed=True)
-        return _PLACES[size]
-    if phase == "penalty":
-        giver = s.givers[0]
-        c0, c1, c2 = s.supply[giver]
-        sizes = _PRESENT[c0 > 0, c1 > 0, c2 > 0]
-        return _GIVES[giver][sizes[int(r() * len(sizes))]]
-    if phase == "review":
-        lp = s.last_place
-        x = r()
-        if lp is not None and x < 0.2:
-            return Removed(size=SIZES[lp.size])
-        return AcceptPlacement() if x < 0.6 else RedoPlacement()
-    if phase == "first_player":
-        return FirstPlayer(seat=rng.randrange(s.n), drawn=True)
-    if phase == "colours":
-        return RollColour(colour=rng.choice(COLOURS))
-    if phase == "confirm_fall":
-        if r() < 0.7:
-            return ConfirmFall()
-        base = s.last_fall.base if s.last_fall is not None else s
-        pawns = tuple(rng.randrange(0, min(base.disc[i], 2) + 1) for i in range(3))
-        return ConfirmFall(pawns=pawns)  # type: ignore[arg-type]
-    if phase == "ending":
-        return EndGame()
-    raise RuntimeError(f"no action possible in phase {phase}")
+                and r() < fall:
+            return _random_fall(rng, s, unconfident)
+        return None
+
+    def play(s: State, apply: Callable[[State, Action], State], calm_after: int, max_actions: int,
+             out: list[Action] | None) -> State:
+        keep = out is not None
+        append = out.append if out is not None else None
+        v1 = s.version == 1  # no action changes the version
+        action: Action | None
+        for count in range(1, max_actions + 1):
+            phase = s.phase
+            if phase == "over":
+                break
+            calm = count > calm_after
+            # The phases by frequency (the checks exclude each other, so the order changes nothing else).
+            if not calm and (s.flags or s.last_fall is not None or r() < any_) \
+                    and (action := disruption(s, phase)) is not None:
+                pass
+            elif phase == "roll":
+                if not s.dice_taken and r() < take_dice:
+                    action = _TAKE_DICE
+                else:
+                    number = 2 + int(r() * 5) if calm else 1 + int(r() * 6)
+                    action = _ROLLS_V1[number][int(r() * 6)] if v1 else _ROLLS_V2[number]
+            elif phase == "place":
+                places = _PLACE_CHOICES[s.supply[s.current]]  # type: ignore[index]
+                action = places[int(r() * len(places))]
+                if not calm and r() < misplace:
+                    action = Place(size=action.size, zone=choice(COLOURS),  # type: ignore[union-attr]
+                                   number=choice(_MISPLACE_NUMBERS), x_mm=10.0, y_mm=-5.0, sensed=True)
+            elif phase == "penalty":
+                giver = s.givers[0]
+                sizes = _HELD[s.supply[giver]]
+                action = _GIVES[giver][sizes[int(r() * len(sizes))]]
+            elif phase == "review":
+                lp = s.last_place
+                x = r()
+                if lp is not None and x < 0.2:
+                    action = _REMOVED[lp.size]
+                else:
+                    action = _ACCEPT if x < 0.6 else _REDO
+            elif phase == "first_player":
+                action = FirstPlayer(seat=randrange(s.n), drawn=True)
+            elif phase == "colours":
+                action = RollColour(colour=choice(COLOURS))
+            elif phase == "confirm_fall":
+                if r() < 0.7:
+                    action = _CONFIRM
+                else:
+                    base = s.last_fall.base if s.last_fall is not None else s
+                    pawns = tuple(randrange(0, min(base.disc[i], 2) + 1) for i in range(3))
+                    action = ConfirmFall(pawns=pawns)  # type: ignore[arg-type]
+            elif phase == "ending":
+                action = _END
+            else:
+                raise RuntimeError(f"no action possible in phase {phase}")
+            s = apply(s, action)  # type: ignore[arg-type]
+            if keep:
+                append(action)  # type: ignore[misc]
+        return s
+
+    return play
+
+
+def _unchanged(s: State, _action: Action) -> State:
+    return s
+
+
+def next_action(rng: random.Random, s: State, chaos: Chaos, calm: bool) -> Action:
+    """A random legal action for state ``s`` (``calm``: no falls, penalties or disruptions): one step of
+    :func:`make_player`'s loop, so the same draws as in :func:`random_game`."""
+    out: list[Action] = []
+    make_player(rng, chaos)(s, _unchanged, 0 if calm else 1, 1, out)
+    if not out:
+        raise RuntimeError(f"no action possible in phase {s.phase}")
+    return out[0]
 
 
 def random_game(rng: random.Random, players: int, version: int = 1, options: dict | None = None,
@@ -175,20 +235,11 @@ def random_game(rng: random.Random, players: int, version: int = 1, options: dic
     """Play one full random game; return the final state and (if ``keep``) every action, new_game first."""
     chaos = chaos or Chaos()
     setup = NewGame(version=version, players=NAMES[:players], options=tuple(sorted((options or {}).items())))
-    s = core.initial_state(setup)
     actions: list[Action] = [setup]
-    apply = core.apply
-    budget = chaos.budget
-    for count in range(1, max_actions + 1):
-        if s.phase == "over":
-            break
-        action = next_action(rng, s, chaos, count > budget)
-        s = apply(s, action)
-        if keep:
-            actions.append(action)
-    else:
-        if s.phase != "over":
-            raise RuntimeError(f"game did not end within {max_actions} actions")
+    s = make_player(rng, chaos)(core.initial_state(setup), core.apply, chaos.budget, max_actions,
+                                actions if keep else None)
+    if s.phase != "over":
+        raise RuntimeError(f"game did not end within {max_actions} actions")
     return s, actions
 
 

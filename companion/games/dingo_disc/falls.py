@@ -158,7 +158,7 @@ def _flag_id(flag: Flag) -> int:
 def _settle(s: State, base: State, pawns: Counts, tipped: bool, pf: bool | None, confident: bool,
             action: Action) -> State:
     _check_on_disc(action, pawns, base.disc)
-    v = list(base)
+    v = [*base]
     v[LAST_FALL] = LastFall(pawns, tipped, pf, base)
     if not confident:
         guess = placed_pawn_fell(base, pawns, pf, action)

@@ -2,7 +2,7 @@
 
 Interpretations of the rulebook are documented in ``docs/rules.md``; the action vocabulary in
 ``docs/actions.md``. Every handler either returns a new state or raises :class:`IllegalAction`
-before building anything, so an illegal action changes nothing.
+before freezing a new state (at most a draft list was built), so an illegal action changes nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ from companion.games.dingo_disc.actions import (
 )
 from companion.games.dingo_disc.state import (
     ATTEMPT,
+    COLOURS_AT,
+    CURRENT,
     DICE_COLOUR,
     DICE_NUMBER,
     DICE_TAKEN,
@@ -52,6 +54,7 @@ from companion.games.dingo_disc.state import (
     PHASE,
     REVIEW,
     SUPPLY,
+    VERSION,
     ColourRoll,
     DiscPawn,
     Flag,
@@ -145,11 +148,11 @@ def _roll_colour(s: State, a: RollColour) -> State:
 
 
 def _take_dice(s: State, a: TakeDice) -> State:
-    if s.phase != "roll":
+    v = [*s]  # the draft; read by position too before any change (cheaper than the state's attributes)
+    if v[PHASE] != "roll":
         _phase(s, a, "roll")
-    if s.dice_taken:
+    if v[DICE_TAKEN]:
         illegal(a, "take-dice", "the dice are already taken")
-    v = list(s)
     close_window_draft(s, v)
     v[DICE_TAKEN] = True
     return _tnew(State, v)
@@ -168,23 +171,23 @@ def _givers(s: State) -> tuple[int, ...]:
 
 
 def _roll(s: State, a: Roll) -> State:
-    if s.phase != "roll":
+    v = [*s]  # the draft; read by position too before any change (cheaper than the state's attributes)
+    if v[PHASE] != "roll":
         _phase(s, a, "roll")
     number, colour = a.number, a.colour
     if not 1 <= number <= 6:
         illegal(a, "dice", f"the number die shows 1 to 6, got {number}")
-    cur = s.current
+    cur = v[CURRENT]
     assert cur is not None
-    if s.version == 1:
+    if v[VERSION] == 1:
         if colour is None:
             illegal(a, "v1-roll-both-dice", "version 1: roll both dice (colour and number)")
     else:
-        own = s.colours[cur]
+        own = v[COLOURS_AT][cur]
         if colour is not None and colour != own:
             illegal(a, "v2-own-colour-zone", f"version 2: {s.names[cur]} plays in their own colour {own}")
         colour = own
-    v = list(s)
-    if not s.dice_taken:
+    if not v[DICE_TAKEN]:
         close_window_draft(s, v)
     v[DICE_COLOUR] = colour
     v[DICE_NUMBER] = number
@@ -222,7 +225,7 @@ def _give(s: State, a: Give) -> State:
     supply = list(s.supply)
     supply[a.giver] = add_counts(held, idx, -1)
     supply[cur] = add_counts(supply[cur], idx, 1)
-    v = list(s)
+    v = [*s]
     v[SUPPLY] = tuple(supply)
     v[GIVERS] = givers = s.givers[1:]
     if sum(held) == 1:  # only with last_pawn_gift = "give": giving the last pawn finishes
@@ -234,27 +237,36 @@ def _give(s: State, a: Give) -> State:
 
 
 def _place(s: State, a: Place) -> State:
-    if s.phase != "place":
+    v = [*s]  # the draft; read by position too before any change (cheaper than the state's attributes)
+    if v[PHASE] != "place":
         _phase(s, a, "place")
-    cur = s.current
+    cur = v[CURRENT]
     assert cur is not None
     idx = SIZES.index(a.size)
-    held = s.supply[cur]
+    supply = v[SUPPLY]
+    held = supply[cur]
     if held[idx] < 1:
         illegal(a, "place-a-pawn-you-hold", f"{s.names[cur]} has no {a.size} pawn left")
     zone, number = a.zone, a.number
     if number is not None and not 2 <= number <= 6:
         illegal(a, "bad-value", f"positions are numbered 2 to 6, got {number}")
-    rolled_zone, rolled_number = s.dice_colour, s.dice_number
+    rolled_zone, rolled_number = v[DICE_COLOUR], v[DICE_NUMBER]
     if not a.sensed:
         zone = rolled_zone if zone is None else zone
         number = rolled_number if number is None else number
-    v = list(s)
-    supply = list(v[SUPPLY])
-    supply[cur] = add_counts(held, idx, -1)
+    supply = list(supply)
+    disc = v[DISC]
+    if idx == 0:  # add_counts inlined (the most frequent action)
+        supply[cur] = (held[0] - 1, held[1], held[2])
+        v[DISC] = (disc[0] + 1, disc[1], disc[2])
+    elif idx == 1:
+        supply[cur] = (held[0], held[1] - 1, held[2])
+        v[DISC] = (disc[0], disc[1] + 1, disc[2])
+    else:
+        supply[cur] = (held[0], held[1], held[2] - 1)
+        v[DISC] = (disc[0], disc[1], disc[2] + 1)
     v[SUPPLY] = tuple(supply)
-    v[DISC] = add_counts(v[DISC], idx, 1)
-    v[DISC_PAWNS] = (*v[DISC_PAWNS], _tnew(DiscPawn, (idx, zone, number, a.x_mm, a.y_mm, cur)))
+    v[DISC_PAWNS] = v[DISC_PAWNS] + (_tnew(DiscPawn, (idx, zone, number, a.x_mm, a.y_mm, cur)),)
     v[LAST_PLACE] = _tnew(LastPlace, (cur, idx, zone, number))
     if zone == rolled_zone and number == rolled_number:
         end_turn_draft(s, v, True)
@@ -383,19 +395,23 @@ _HANDLERS: MappingProxyType[type, Callable[[State, Any], State]] = MappingProxyT
 _KEEP_FALL = frozenset({Fall, ConfirmFall, CorrectFall, Hand, DismissFlag})
 # The only actions allowed while an unconfident fall waits for confirmation.
 _DURING_CONFIRM = frozenset({Fall, ConfirmFall, Hand, DismissFlag})
+# The phases that restrict every action.
+_GUARDED = frozenset({"over", "confirm_fall"})
 
 
 def apply(state: State, action: Action) -> State:
     """Return the state after ``action``; raise IllegalAction (state unchanged) if it breaks a rule."""
     kind = type(action)
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        raise IllegalAction(action, "unknown-action", f"not a Dingo Disc action: {action!r}")
+    try:
+        handler = _HANDLERS[kind]
+    except KeyError:
+        raise IllegalAction(action, "unknown-action", f"not a Dingo Disc action: {action!r}") from None
     phase = state.phase
-    if phase == "over":
-        illegal(action, "game-over", "the game is over")
-    if phase == "confirm_fall" and kind not in _DURING_CONFIRM:
-        illegal(action, "confirm-fall-first", "confirm what fell first (confirm_fall)")
+    if phase in _GUARDED:  # one test for the common case
+        if phase == "over":
+            illegal(action, "game-over", "the game is over")
+        if kind not in _DURING_CONFIRM:
+            illegal(action, "confirm-fall-first", "confirm what fell first (confirm_fall)")
     new = handler(state, action)
     if new.last_fall is not None and kind not in _KEEP_FALL:
         new = new.evolve(last_fall=None)

@@ -14,6 +14,7 @@ from companion.games.dingo_disc.state import (
     CURRENT,
     DICE_TAKEN,
     FINISHING,
+    FIRST,
     GIVERS,
     LAST_PLACE,
     PHASE,
@@ -67,7 +68,9 @@ SEATS_AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 
 def advance_draft(s: State, v: list[Any], from_seat: int) -> None:
     """Set in draft ``v`` (of ``s``, see state.py) the fields passing the turn from ``from_seat`` to the
-    next player holding pawns in ``v``'s supply (or to the end phase when nobody holds any)."""
+    next player holding pawns in ``v``'s supply (or to the end phase when nobody holds any). The first
+    player, round and turn are read from ``v`` (by position, cheaper than attributes): callers have not
+    changed them."""
     supply = v[SUPPLY]
     n = len(supply)
     v[DICE_TAKEN] = False
@@ -80,47 +83,48 @@ def advance_draft(s: State, v: list[Any], from_seat: int) -> None:
         v[PHASE] = "ending"
         v[CURRENT] = None
         return
-    first = s.first
+    first = v[FIRST]
     v[PHASE] = "roll"
     v[CURRENT] = nxt
-    v[TURN] = s.turn + 1
-    if (nxt - first) % n <= (from_seat - first) % n:  # type: ignore[operator]
-        v[ROUND] = s.round + 1
+    v[TURN] += 1
+    if (nxt - first) % n <= (from_seat - first) % n:
+        v[ROUND] += 1
 
 
 def advance(s: State, from_seat: int) -> State:
     """Pass the turn from ``from_seat`` to the next player holding pawns (or to the end phase)."""
-    v = list(s)
+    v = [*s]
     advance_draft(s, v, from_seat)
     return _tnew(State, v)
 
 
 def end_turn_draft(s: State, v: list[Any], placed: bool) -> None:
     """End the current player's turn of ``s`` in draft ``v`` (``s`` plus this action's changes): their
-    fall window opens, the turn passes."""
-    cur = s.current
+    fall window opens, the turn passes (current seat, round and turn read from ``v``: callers have not
+    changed them)."""
+    cur = v[CURRENT]
     assert cur is not None
-    v[WINDOW] = _tnew(Window, (cur, s.round, s.turn, v[ATTEMPT], placed))
+    v[WINDOW] = _tnew(Window, (cur, v[ROUND], v[TURN], v[ATTEMPT], placed))
     v[REVIEW] = None
     advance_draft(s, v, cur)
 
 
 def end_turn(s: State, placed: bool) -> State:
     """The current player's turn ends: their fall window opens, the turn passes."""
-    v = list(s)
+    v = [*s]
     end_turn_draft(s, v, placed)
     return _tnew(State, v)
 
 
 def close_window_draft(s: State, v: list[Any]) -> None:
     """Close ``s``'s open fall window in draft ``v``; a window owner without pawns has now finished for
-    good."""
-    w = s.window
+    good. The window and supply are read from ``v`` (cheaper): callers have not changed them."""
+    w = v[WINDOW]
     if w is None:
         return
     v[WINDOW] = None
     v[LAST_PLACE] = None
-    c = s.supply[w.seat]
+    c = v[SUPPLY][w.seat]
     if not (c[0] or c[1] or c[2]) and all(f.seat != w.seat for f in s.finishing):
         v[FINISHING] = (*s.finishing, finish_pos(s, w.seat, w.round, w.seat))
 
@@ -129,6 +133,6 @@ def close_window(s: State) -> State:
     """Close the open fall window (see :func:`close_window_draft`)."""
     if s.window is None:
         return s
-    v = list(s)
+    v = [*s]
     close_window_draft(s, v)
     return _tnew(State, v)

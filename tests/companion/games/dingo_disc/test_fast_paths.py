@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from companion.bench.rules import TABLE_CHAOS, Chaos, random_game
+from companion.bench.rules import _HELD, _PLACE_CHOICES, TABLE_CHAOS, Chaos, next_action, random_game
 from companion.games.dingo_disc import apply, initial_state
 from companion.games.dingo_disc import state as state_module
+from companion.games.dingo_disc.actions import SIZES
 from companion.games.dingo_disc.falls import _remove_positions
-from companion.games.dingo_disc.state import STATE_FIELDS, State
+from companion.games.dingo_disc.state import PAWNS_PER_SIZE, STATE_FIELDS, State
 from companion.games.dingo_disc.turns import SEATS_AFTER
 
 
@@ -78,3 +79,26 @@ def test_chaos_derives_its_disruption_probability():
     assert Chaos().any_ == pytest.approx(0.3 + 0.02 + 2 * 0.05 + 0.12)
     assert Chaos(fall=0.9, hand=0.5).any_ == 1.0
     assert Chaos(fall=0.1) == Chaos(fall=0.1) and "any_" not in repr(Chaos())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_next_action_is_one_step_of_the_random_game_loop(seed):
+    chaos = Chaos(budget=60)  # calm actions too
+    players = 2 + seed % 5
+    _, actions = random_game(random.Random(seed), players, 1 + seed % 2, chaos=chaos)
+    rng = random.Random(seed)  # the same draws, one action at a time
+    s = initial_state(actions[0])
+    for count, action in enumerate(actions[1:], start=1):
+        assert next_action(rng, s, chaos, count > chaos.budget) == action
+        s = apply(s, action)
+    assert s.phase == "over" and len(actions) > chaos.budget
+    with pytest.raises(RuntimeError, match="no action possible in phase over"):
+        next_action(rng, s, chaos, False)
+
+
+def test_held_size_tables_cover_every_supply_a_player_can_hold():
+    most = max(n * k for n, k in PAWNS_PER_SIZE.items())  # every pawn of one size in the game
+    assert len(_HELD) == len(_PLACE_CHOICES) == (most + 1) ** 3
+    for counts, sizes in _HELD.items():
+        assert sizes == tuple(i for i in range(3) if counts[i] > 0)
+        assert [p.size for p in _PLACE_CHOICES[counts]] == [SIZES[i] for i in sizes]
