@@ -111,6 +111,11 @@ def api_blueprint() -> Blueprint:
     def new_game() -> Response:
         return jsonify(_controller().new_game(json_body()))
 
+    @bp.post("/abandon")
+    @host_required
+    def abandon() -> Response:
+        return jsonify(_controller().abandon())
+
     @bp.post("/actions")
     @host_required
     def actions() -> Response:

@@ -95,10 +95,22 @@ class _Service:
         if self.notifier is not None:
             self.notifier.ready(status)
 
+    def status(self, text: str) -> None:
+        """STATUS=: what ``systemctl status`` shows."""
+        if self.notifier is not None:
+            self.notifier.status(text)
+
     def stopping(self) -> None:
         """STOPPING=1."""
         if self.notifier is not None:
             self.notifier.stopping("shutting down")
+
+
+def source_unavailable(problem: str) -> str:
+    """The line that says the sample source cannot be set up (it is retried)."""
+    from companion.table.retry import unavailable_text
+
+    return unavailable_text(problem)
 
 
 def banner(host: str, port: int) -> str:
@@ -209,13 +221,22 @@ def run(args: argparse.Namespace) -> int:
         server.close()
         table.stop()
         return 2
-    print(f"Dingo Companion is running ({table.source_kind} table).")
+    problem = table.source_problem
+    print(f"Dingo Companion is running ({table.source_kind or 'no'} table).")
     print(banner(host, int(real_port)), end="")
     print(f"Table PIN (to change the game from the page): {pin}")
     for warning in table.warnings:
         print(f"warning: {warning}")
     sys.stdout.flush()
-    service.ready(f"listening on {host}:{real_port}, {table.source_kind} source open")
+    if problem is None:
+        service.ready(f"listening on {host}:{real_port}, {table.source_kind} source open")
+    else:  # no crash loop: serve the page, say why, and keep retrying the source
+        print(f"error: {source_unavailable(problem)}; the page is served and the source is retried",
+              file=sys.stderr, flush=True)
+        service.ready(f"listening on {host}:{real_port}, {source_unavailable(problem)}")
+    table.watch_source(lambda now: service.status(
+        f"listening on {host}:{real_port}, "
+        + (f"{table.source_kind} source open" if now is None else source_unavailable(now))))
 
     def shutdown(*_: Any) -> None:
         raise KeyboardInterrupt  # unwinds waitress's loop in the main thread

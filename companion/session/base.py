@@ -16,6 +16,8 @@ from companion.sensing.trace import Sample, TraceHeader, TraceWriter
 from companion.session.schema import open_database
 
 UNDO = "undo"
+REOPEN = "reopen"  # a log row: the finished session was continued (SessionStore.reopen)
+MAX_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id cannot name a session
 
 
 class SessionError(ValueError):
@@ -110,6 +112,8 @@ class StoreBase:
     def _row(self, session_id: int) -> sqlite3.Row | tuple:
         if isinstance(session_id, bool) or not isinstance(session_id, int):
             raise SessionError(f"session id must be an integer, got {session_id!r}")
+        if not 0 <= session_id <= MAX_ID:
+            raise SessionError(f"no session {session_id} in {self.path} (ids are 1 to {MAX_ID})")
         row = self.db.execute(
             "SELECT status, trace_header FROM sessions WHERE id=?", (session_id,)
         ).fetchone()

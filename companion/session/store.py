@@ -16,7 +16,15 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from companion.sensing.trace import TraceHeader
-from companion.session.base import UNDO, SessionError, action_json, dumps_json, header_text, normalise_players
+from companion.session.base import (
+    REOPEN,
+    UNDO,
+    SessionError,
+    action_json,
+    dumps_json,
+    header_text,
+    normalise_players,
+)
 from companion.session.records import ActionRecord, SessionInfo
 from companion.session.schema import action_crc
 from companion.session.tracelog import TraceLog
@@ -121,6 +129,9 @@ class SessionStore(TraceLog):
 
         ``actor``: who did it (e.g. a seat), ``source``: where it came from (``"page"``, ``"panel"``,
         ``"sensor"``), ``sensed``: the sensed events behind it, ``t_ms``: trace time if known.
+        Without ``t_ms``, a session with a stored trace stamps the action with the trace time of
+        the last sample received (so ``replay SESSION`` can put host actions and re-sensed events
+        back in the order they happened); ``None`` before the first sample.
         An undo is logged as ``{"type": "undo"}`` (see ``append_undo``). Committed with
         ``synchronous=FULL`` before returning: once this returns, the action survives a crash or
         power loss.
@@ -135,11 +146,13 @@ class SessionStore(TraceLog):
             raise SessionError(f"t_ms must be an integer, got {t_ms!r}")
         when = self._clock() if at is None else float(at)
         with self._lock:
-            self._active(session_id)
+            row = self._active(session_id)
             with self._tx() as db:
                 offset = self._t_offset.get(session_id, 0)
                 if offset and t_ms is not None:
                     t_ms += offset
+                elif t_ms is None:
+                    t_ms = self._trace_now(session_id, row[1])
                 s_list = self.shift_events(session_id, s_list)
                 return self._insert_action(db, session_id, data, when, t_ms, actor, source, s_list)
 
@@ -207,6 +220,36 @@ class SessionStore(TraceLog):
                     ),
                 )
             self._forget(session_id)
+
+    def reopen(self, session_id: int, *, source: str | None = None, actor: Any = None) -> int:
+        """Continue a finished session (e.g. its last action is undone after the game ended).
+
+        Append-only: a row ``{"type": "reopen", "ended_at", "ranking", "outcome"}`` keeps what the
+        session had ended with, and the session is ``active`` again (no end, ranking or outcome
+        until the next ``end_session``). ``effective_actions`` (hence rebuild, replay, statistics)
+        skips the row; exports list it. Returns its seq; ``SessionError`` unless the session is
+        finished. Durable on return, like ``append_action``.
+        """
+        if source is not None and not isinstance(source, str):
+            raise SessionError(f"source must be a string, got {source!r}")
+        with self._lock:
+            row = self._row(session_id)
+            if row[0] != "finished":
+                raise SessionError(
+                    f"session {session_id} is {row[0]}; only a finished session can be reopened"
+                )
+            info = self.session(session_id)
+            mark = {"type": REOPEN, "ended_at": info.ended_at, "ranking": info.ranking,
+                    "outcome": info.outcome}
+            t_ms = self._trace_now(session_id, row[1])
+            with self._tx() as db:
+                seq = self._insert_action(db, session_id, mark, self._clock(), t_ms, actor, source, [])
+                db.execute(
+                    "UPDATE sessions SET status='active', ended_at=NULL, outcome=NULL, ranking=NULL"
+                    " WHERE id=?",
+                    (session_id,),
+                )
+            return seq
 
     def abandon(self, session_id: int) -> None:
         """Mark a never-finished session abandoned (kept in history, no longer offered to resume)."""
@@ -298,12 +341,15 @@ class SessionStore(TraceLog):
         """The action JSONs that make the current game: the log with every undo applied.
 
         ``Match.replay(effective_actions(...))`` rebuilds the match after a crash; ``upto_seq``
-        stops after that log row (the game as it was then). ``new_game`` is never undone.
+        stops after that log row (the game as it was then). ``new_game`` is never undone; ``reopen``
+        rows (see ``reopen``) are not actions of the game and are left out.
         """
         out: list[dict[str, Any]] = []
         for rec in self.actions(session_id):
             if upto_seq is not None and rec.seq > upto_seq:
                 break
+            if rec.action.get("type") == REOPEN:
+                continue
             if rec.action.get("type") == UNDO:
                 if len(out) > 1:
                     out.pop()

@@ -71,6 +71,15 @@ class TraceLog(StoreBase):
             return events
         return [dict(e, t_ms=e["t_ms"] + offset) if isinstance(e.get("t_ms"), int) else e for e in events]
 
+    def _trace_now(self, session_id: int, htext: str | None) -> int | None:
+        """Trace time of the last sample received for the session (stored or buffered), or None."""
+        if htext is None:
+            return None
+        if session_id not in self._last_t:
+            self._load_trace_end(session_id, htext)
+        last = self._last_t[session_id]
+        return None if last < 0 else last
+
     def _load_trace_end(self, session_id: int, htext: str) -> None:
         header, _ = read_trace(htext)
         self._n_cells[session_id] = len(header.cells)

@@ -14,6 +14,7 @@ from typing import Any
 from companion.table.controller import TableController
 from companion.table.game import DingoDiscGame
 from companion.table.loop import SourceLoop
+from companion.table.retry import RetryingSource
 
 log = logging.getLogger(__name__)
 
@@ -26,9 +27,20 @@ class Table:
     loop: SourceLoop | None
     store: Any = None
     panel: Any = None
-    source_kind: str = "sim"
+    source_kind: str | None = "sim"  # None: the configured kind is unknown (see source_problem)
     warnings: list[str] = field(default_factory=list)
     calibration: Any = None  # the page's calibration wizard (live sources only)
+
+    @property
+    def source_problem(self) -> str | None:
+        """Why the sample source cannot be set up (it is retried meanwhile), or None."""
+        return getattr(getattr(self.loop, "source", None), "problem", None)
+
+    def watch_source(self, callback: Any) -> None:
+        """Call ``callback(problem | None)`` when the source's set-up problem changes or is over."""
+        source = getattr(self.loop, "source", None)
+        if isinstance(source, RetryingSource):
+            source.on_change = callback
 
     def start(self) -> None:
         """Start the read loop (opens the source)."""
@@ -56,22 +68,23 @@ def build_table(config: Any, data_dir: Path, *, source_kind: str | None = None,
                 source_options: dict | None = None, wizard_options: dict | None = None) -> Table:
     """Wire every part for ``config``; ``source_kind`` overrides ``[source] kind``.
 
+    A source that cannot be set up (unknown kind, missing package or device) does not stop the
+    table: it becomes a :class:`RetryingSource`, reported on the page and retried with back-off.
+
     ``config_path``: the file ``config`` came from (the calibration wizard saves there; without
     one, into ``data_dir/config.toml``). ``source_options``/``wizard_options``: for tests (speed).
     """
     from companion.sensing.pipeline import Pipeline
-    from hardware.sources import make_source, resolve_kind
 
     warnings: list[str] = []
-    source = make_source(config, source_kind, **(source_options or {}))
+    kind, source = _make_source(config, source_kind, source_options or {})
     header = source.header
-    kind = resolve_kind(config, source_kind)
     simulator = getattr(source, "simulator", None)
     pipeline = Pipeline(header)
     store = _open_store(data_dir, warnings)
     controller = TableController(
         DingoDiscGame(), store=store, header=header, simulator=simulator,
-        sensing=pipeline.snapshot, mode="sim" if simulator is not None else kind,
+        sensing=pipeline.snapshot, mode="sim" if simulator is not None else (kind or "none"),
     )
     if store is not None and controller.resume_unfinished() is not None:
         log.info("resumed session %s", controller.session_id)
@@ -81,6 +94,12 @@ def build_table(config: Any, data_dir: Path, *, source_kind: str | None = None,
     for w in warnings:
         controller.add_status("startup", w)
     loop = SourceLoop(source, pipeline, controller, heartbeat=heartbeat)
+    if isinstance(source, RetryingSource):
+        def new_header(new: Any) -> None:  # e.g. a trace file that became readable
+            fresh = Pipeline(new)
+            loop.replace_pipeline(fresh)
+            controller.use_sensing(new, fresh.snapshot)
+        source.on_header = new_header
     wizard = None
     if kind != "trace":  # a trace is a recording: nothing to calibrate
         from companion.table.calwizard import CalibrationWizard
@@ -91,6 +110,24 @@ def build_table(config: Any, data_dir: Path, *, source_kind: str | None = None,
             simulator=simulator, sim_lock=getattr(source, "lock", None),
             speed=float(getattr(source, "speed", 1.0)), **(wizard_options or {}))
     return Table(controller, loop, store, panel, kind, warnings, wizard)
+
+
+def _make_source(config: Any, kind: str | None, options: dict) -> tuple[str | None, Any]:
+    """The resolved kind (None if unknown) and the source: live ones wrapped to retry their set-up."""
+    from hardware.sources import make_source, resolve_kind
+
+    try:
+        chosen: str | None = resolve_kind(config, kind)
+    except ValueError:
+        chosen = None  # the RetryingSource reports the message (naming the valid kinds)
+    try:
+        source = make_source(config, kind, **options) if chosen else None
+    except Exception:  # noqa: BLE001 - reported and retried by the RetryingSource
+        source = None
+    if chosen == "sim" and source is not None:
+        return chosen, source
+    header = source.header if source is not None else config.table_header()
+    return chosen, RetryingSource(lambda: make_source(config, kind, **options), header, inner=source)
 
 
 def _open_store(data_dir: Path, warnings: list[str]) -> Any:

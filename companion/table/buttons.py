@@ -26,7 +26,7 @@ class ButtonsMixin:
             if action is None:
                 expected = (state.get("expected") or {}).get("kind", "nothing")
                 raise RequestError(f"no dice to roll now: the table expects {expected}", 409)
-            return self.apply(action, source=source)
+            return self.apply(action, source=source, by="companion")  # logged as the companion's
 
     def enter_roll(self, body: dict, *, source: str = "page") -> dict:
         """Apply dice read from physical dice: ``{"number": n, "colour": c}`` (or colour only)."""

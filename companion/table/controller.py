@@ -20,12 +20,14 @@ from typing import Any
 
 __all__ = ["PANEL_BUTTONS", "RequestError", "TableController"]
 
+from companion.table.actors import actor_by, actor_for
 from companion.table.buttons import PANEL_BUTTONS, ButtonsMixin
 from companion.table.errors import RequestError
-from companion.table.game import IllegalMove
+from companion.table.game import IllegalMove, track_tip
 from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
 from companion.table.hub import Hub, Subscription
 from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event, fall_to_whom
+from companion.table.resume import ResumeMixin
 from companion.table.simcontrol import SimControl, SimError
 
 log = logging.getLogger(__name__)
@@ -36,7 +38,7 @@ QUIET_EVENTS = ("tipped", "fault")
 """Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
 
 
-class TableController(ButtonsMixin):
+class TableController(ResumeMixin, ButtonsMixin):
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
 
     def __init__(
@@ -75,6 +77,7 @@ class TableController(ButtonsMixin):
         self._status: dict[str, str] = {}
         self._tipping = False
         self._log_closed = False  # the current (over) game's session was ended in the log
+        self._closed_sid: int | None = None  # ... this one (an undo reopens it)
         self._light = StatusLight()
         self._faults = FaultClock(fault_clear_s)
         self._match = game.new_match(None)
@@ -107,7 +110,8 @@ class TableController(ButtonsMixin):
                 "pending": self._pending.to_json(),
                 "status": dict(self._status),
                 "sensing": self._safe_sensing(),
-                "can_undo": self._game.can_undo(self._match) and not self._log_closed,
+                "can_undo": self._game.can_undo(self._match)
+                and (not self._log_closed or hasattr(self._store, "reopen")),
                 "layout": self._layout_json(),
             }
 
@@ -156,46 +160,30 @@ class TableController(ButtonsMixin):
             entry = self._feed_add({"event": "action"}, self._describe(first))
             return self._changed([entry])
 
-    def resume_unfinished(self) -> int | None:
-        """Continue the newest unfinished logged game (after a crash or restart); its id or None."""
-        if self._store is None:
-            return None
-        with self._lock:
-            try:
-                unfinished = self._store.unfinished()
-                if not unfinished:
-                    return None
-                sid = int(unfinished[0].id)
-                match = self._game.replay(self._store.effective_actions(sid))
-            except Exception as exc:  # noqa: BLE001 - a damaged log must not stop the table
-                log.exception("cannot resume the unfinished game")
-                self._status["log"] = f"could not resume the last game: {exc}"
-                return None
-            self._match = match
-            self._session_id = sid
-            self._log_closed = False
-            self._feed_add({"event": "resumed"}, f"Resumed the unfinished game (session {sid})")
-            self._changed([])
-            return sid
+    def apply(self, action: Any, *, source: str = "page", sensed: list[dict] | None = None,
+              by: str | None = None) -> dict:
+        """Apply one action (its JSON form); RequestError (400 bad, 409 illegal) changes nothing.
 
-    def apply(self, action: Any, *, source: str = "page", sensed: list[dict] | None = None) -> dict:
-        """Apply one action (its JSON form); RequestError (400 bad, 409 illegal) changes nothing."""
+        ``by``: the logged actor when not the source's own (``"companion"`` for its dice).
+        """
         if isinstance(action, dict) and action.get("type") == "new_game":
             return self.new_game(action, source=source)
         with self._lock:
-            entry = self._apply_locked(action, source, sensed or [])
+            entry = self._apply_locked(action, source, sensed or [], by)
             return self._changed([entry])
 
     def undo(self, *, source: str = "page") -> dict:
         """Take back the last action (not the new_game)."""
         with self._lock:
-            if self._log_closed:
-                raise RequestError(UNDO_AFTER_END, 409)
             if not self._game.can_undo(self._match):
                 raise RequestError("nothing to undo", 409)
+            if self._log_closed and not self._reopen_log(source):  # undo after the end
+                raise RequestError(UNDO_AFTER_END, 409)
             undone = self._game.undo(self._match)
             if self._store is not None and self._session_id is not None:
-                self._log(lambda: self._store.append_undo(self._session_id, source=source))
+                actor = actor_for(actor_by(source), undone, self._game.state_json(self._match))
+                self._log(lambda: self._store.append_action(
+                    self._session_id, {"type": "undo"}, source=source, actor=actor))
             entry = self._feed_add({"event": "undo"}, "Undone: " + self._describe(undone))
             return self._changed([entry])
 
@@ -209,7 +197,9 @@ class TableController(ButtonsMixin):
                 raise RequestError(f"choice must be one of {list(prompt['choices'])}, got {choice!r}")
             action = prompt["choices"][choice]
             entries = []
-            if action is not None:
+            if callable(action):  # a choice that is not a rules action (e.g. abandon the game)
+                entries.append(action(source))
+            elif action is not None:
                 entries.append(self._apply_locked(action, source, []))
             self._pending.remove(prompt_id)
             entries.append(self._feed_add({"event": "prompt"}, f"{prompt['title']} {choice}"))
@@ -246,17 +236,13 @@ class TableController(ButtonsMixin):
                 if kind in QUIET_EVENTS:
                     entries.append(self._feed_add(event, describe_event(event)))
                 if kind == "tipped":
-                    self._tipping = True
                     if self._panel is not None:
                         _call(self._panel, "signal_fall")
-                elif kind == "settled":
-                    self._tipping = False
                 elif kind == "fault":
                     cell = event.get("cell")
                     self._faults.reported(f"cell{cell}", time.monotonic())
                     self._status[f"cell{cell}"] = f"sensor fault: cell {cell} {event.get('kind')}"
-                if kind == "fell":
-                    event = {**event, "tipped": self._tipping}
+                event, self._tipping = track_tip(event, self._tipping)  # shared with replay SESSION
                 state = self._game.state_json(self._match)
                 proposals = self._game.actions_for_sensed(event, state)
                 if not proposals:
@@ -349,7 +335,7 @@ class TableController(ButtonsMixin):
 
     # -- internals (call with the lock held) ---------------------------------------------------
 
-    def _apply_locked(self, action: Any, source: str, sensed: list[dict]) -> dict:
+    def _apply_locked(self, action: Any, source: str, sensed: list[dict], by: str | None = None) -> dict:
         if isinstance(action, dict) and action.get("type") == "new_game":
             raise RequestError("a new game cannot be started from here", 400)
         before = self._game.state_json(self._match)
@@ -362,8 +348,9 @@ class TableController(ButtonsMixin):
         text = fall_to_whom(self._describe(applied), applied, before)
         if self._store is not None and self._session_id is not None:
             t_ms = next((e["t_ms"] for e in sensed if isinstance(e.get("t_ms"), int)), None)
+            actor = actor_for(actor_by(source, by), applied, before)
             self._log(lambda: self._store.append_action(
-                self._session_id, applied, source=source, sensed=sensed, t_ms=t_ms))
+                self._session_id, applied, source=source, actor=actor, sensed=sensed, t_ms=t_ms))
         self._pending.resolve_for(applied)
         self._maybe_finish()
         return self._feed_add({"event": "action"}, text)
@@ -448,9 +435,18 @@ class TableController(ButtonsMixin):
             return
         if abandon:
             self._log(lambda: self._store.abandon(sid))
-        else:  # a finished session takes no more rows: undo is refused from now on (UNDO_AFTER_END)
+        else:  # the session ends; an undo reopens it (_reopen_log), or is refused (UNDO_AFTER_END)
             end = self._store.end_session
             self._log_closed = self._log(lambda: end(sid, ranking=ranking, outcome=outcome))
+            self._closed_sid = sid
+
+    def _reopen_log(self, source: str) -> bool:
+        """Continue the ended session of this game in the log (``SessionStore.reopen``); False if not."""
+        reopen, sid, actor = getattr(self._store, "reopen", None), self._closed_sid, actor_by(source)
+        if reopen is None or sid is None or not self._log(lambda: reopen(sid, source=source, actor=actor)):
+            return False
+        self._session_id, self._closed_sid, self._log_closed = sid, None, False
+        return True
 
 
 def _call(obj: Any, name: str, *args: Any) -> None:

@@ -80,6 +80,19 @@ def roll_for(expected: dict, rng: random.Random, players: int = 0) -> dict | Non
     return None
 
 
+def track_tip(event: dict, tipping: bool) -> tuple[dict, bool]:
+    """The one memory the mapping needs: whether the disc tipped since it was last still.
+
+    Returns ``(event to map, tipping after it)``: ``tipped`` sets it, ``settled`` clears it, a
+    ``fell`` event gets ``"tipped"`` set from it. Used by the live controller and by
+    ``replay SESSION`` (``companion.session.replay_cli``), so both map events the same way.
+    """
+    kind = event.get("event")
+    if kind == "fell":
+        return {**event, "tipped": tipping}, tipping
+    return event, (True if kind == "tipped" else False if kind == "settled" else tipping)
+
+
 def sensed_to_actions(event: dict, state: dict) -> list[dict]:
     """Map one sensed event (spec format) to proposals for the rules core.
 

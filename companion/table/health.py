@@ -18,6 +18,9 @@ HOST_KINDS = frozenset({
 })
 """``expected`` kinds that wait for the host on the page (or the panel's confirm button)."""
 
+INFO_PROMPTS = frozenset({"resume"})
+"""Prompt kinds that inform the host but hold nothing up (the game goes on): not ``waiting``."""
+
 FAULT_CLEAR_S = 3.0
 """A source fault counts as cleared after this long without a new report while samples flow."""
 
@@ -32,6 +35,7 @@ def led_status(state: dict, pending: list, status: dict[str, str]) -> str:
     if any(is_fault_key(k) for k in status):
         return "fault"
     expected = (state.get("expected") or {}).get("kind")
+    pending = [p for p in pending if not (isinstance(p, dict) and p.get("kind") in INFO_PROMPTS)]
     if pending or state.get("phase") in (None, "setup", "over") or expected in HOST_KINDS:
         return "waiting"
     return "running"

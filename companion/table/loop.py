@@ -132,7 +132,7 @@ class SourceLoop:
                 if silent:
                     silent = False
                     self.controller.clear_status("source")
-            elif now - last_sample > self.silence_s and not silent:
+            elif now - last_sample > self.silence_s and not silent and not self._unavailable():
                 silent = True
                 self.controller.source_fault("silent", f"no samples from the table for {self.silence_s:g} s")
             if now - last_health >= self.health_interval_s:
@@ -147,6 +147,10 @@ class SourceLoop:
                     self.heartbeat()
                 except Exception:  # noqa: BLE001
                     log.exception("watchdog ping failed")
+
+    def _unavailable(self) -> bool:
+        """True while the source reports that it cannot be set up (it says so itself)."""
+        return bool(getattr(self.source, "problem", None))
 
     def _reopen(self) -> None:
         try:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import random
 
-from companion.table.controller import TableController
+import pytest
+
+from companion.table.controller import RequestError, TableController
 from companion.table.game import DingoDiscGame
 from web.app import create_app
 from web.security import Guard
@@ -242,7 +244,7 @@ def test_share_without_a_known_listen_address_uses_the_request_port(client):
     assert 'id="share-btn"' in page and 'id="share-qr"' in page
 
 
-def test_undo_after_a_logged_game_ended_is_409_with_a_reason(tmp_path):
+def test_undo_after_a_logged_game_ended_reopens_its_session(tmp_path):
     from companion.session import SessionStore
 
     store = SessionStore(tmp_path)
@@ -261,8 +263,93 @@ def test_undo_after_a_logged_game_ended_is_409_with_a_reason(tmp_path):
             controller.apply({"type": "place", "size": exp["sizes"][0]})
         else:
             controller.press_button("confirm")
-    assert client.get("/api/state").get_json()["can_undo"] is False
+    sid = store.list_sessions()[0].id
+    assert store.session(sid).status == "finished"
+    assert client.get("/api/state").get_json()["can_undo"] is True
     r = client.post("/api/undo", headers={"X-Table-PIN": "4321", "Host": "localhost"})
-    assert r.status_code == 409
-    assert "can no longer be undone" in r.get_json()["error"] and "new game" in r.get_json()["error"]
+    assert r.status_code == 200 and r.get_json()["state"]["phase"] != "over"
+    assert store.session(sid).status == "active"  # the log follows: the session goes on
+    reopen = [a for a in store.actions(sid) if a.action["type"] == "reopen"]
+    assert len(reopen) == 1 and reopen[0].actor == "host"
+    store.close()
+
+
+def _resumed_app(tmp_path):
+    """A game logged and left unfinished (the companion 'crashed'), then a new controller resuming it."""
+    from companion.session import SessionStore
+
+    store = SessionStore(tmp_path)
+    before = TableController(DingoDiscGame(), store=store, rng=random.Random(2))
+    before.new_game({"version": 1, "players": ["Anna", "Ben"]})
+    before.apply({"type": "first_player", "seat": 1})
+    before.enter_roll({"colour": "blue", "number": 4})
+    sid, state = before.session_id, before.message()["state"]
+    controller = TableController(DingoDiscGame(), store=store, rng=random.Random(2))
+    assert controller.resume_unfinished() == sid
+    app = create_app(controller, secret_key=b"k" * 32, guard=Guard(pin=PIN, allowed_hosts={"localhost"}))
+    return app, store, sid, state
+
+
+def test_a_resumed_game_carries_on_and_the_host_may_continue(tmp_path):
+    app, store, sid, state = _resumed_app(tmp_path)
+    client = app.test_client()
+    msg = client.get("/api/state").get_json()
+    assert msg["state"] == state  # nothing lost, the table carries on
+    (prompt,) = msg["pending"]
+    assert prompt["kind"] == "resume" and prompt["choices"] == ["Continue", "Abandon"]
+    assert prompt["title"].startswith("Continued the unfinished game from ")
+    assert f"Session {sid} (Anna, Ben)" in prompt["text"]
+    # play goes on with the prompt open; then the host continues and the prompt goes away
+    pin = {"X-Table-PIN": PIN, "Host": "localhost"}
+    r = client.post("/api/actions", json={"type": "place", "size": "small"}, headers=pin)
+    assert r.status_code == 200
+    r = client.post(f"/api/prompts/{prompt['id']}", json={"choice": "Continue"}, headers=pin)
+    assert r.status_code == 200 and r.get_json()["pending"] == []
+    assert store.session(sid).status == "active"
+    assert [a["type"] for a in store.effective_actions(sid)][-1] == "place"
+    store.close()
+
+
+def test_abandoning_the_resumed_game_goes_back_to_the_setup(tmp_path):
+    app, store, sid, _ = _resumed_app(tmp_path)
+    client = app.test_client()
+    prompt = client.get("/api/state").get_json()["pending"][0]
+    pin = {"X-Table-PIN": PIN, "Host": "localhost"}
+    assert client.post(f"/api/prompts/{prompt['id']}", json={"choice": "Abandon"}).status_code == 401
+    r = client.post(f"/api/prompts/{prompt['id']}", json={"choice": "Abandon"}, headers=pin)
+    assert r.status_code == 200
+    msg = r.get_json()
+    assert msg["state"]["phase"] == "setup" and msg["state"]["expected"]["kind"] == "new_game"
+    assert msg["pending"] == [] and msg["can_undo"] is False
+    assert any(f"Abandoned the game (session {sid}" in e["text"] for e in msg["feed"])
+    assert store.session(sid).status == "abandoned" and store.unfinished() == []
+    # nothing left to abandon; a new game starts in a new session
+    assert client.post("/api/abandon", headers=pin).status_code == 409
+    r = client.post("/api/game", json={"version": 1, "players": ["C", "D"]}, headers=pin)
+    assert r.status_code == 200
+    assert store.unfinished()[0].id != sid
+    store.close()
+
+
+def test_abandon_route_gives_up_the_game_in_progress(tmp_path):
+    app, store, sid, _ = _resumed_app(tmp_path)
+    client = app.test_client()
+    pin = {"X-Table-PIN": PIN, "Host": "localhost"}
+    assert client.post("/api/abandon").status_code == 401
+    r = client.post("/api/abandon", headers=pin)
+    assert r.status_code == 200 and r.get_json()["state"]["phase"] == "setup"
+    assert store.session(sid).status == "abandoned"
+    store.close()
+
+
+def test_nothing_to_resume_shows_no_prompt(tmp_path):
+    from companion.session import SessionStore
+
+    store = SessionStore(tmp_path)
+    controller = TableController(DingoDiscGame(), store=store)
+    assert controller.resume_unfinished() is None
+    assert controller.message()["pending"] == []
+    with pytest.raises(RequestError) as err:
+        controller.abandon()
+    assert err.value.status == 409 and "no game in progress" in err.value.message
     store.close()

@@ -271,3 +271,45 @@ def test_calibration_wizard_on_the_page(companion, browser):
     expect(page.locator("#calib-start")).to_be_visible()
     expect(page.locator("#status")).not_to_contain_text("calibration")
     assert not errors, errors
+
+
+def test_a_resumed_game_is_offered_to_continue_or_abandon(tmp_path, browser):
+    import json
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    proc, url, pin, _ = start_companion(tmp_path)
+    try:
+        req = urllib.request.Request(
+            url + "api/game", data=json.dumps({"version": 1, "players": ["Anna", "Ben"]}).encode(),
+            headers={"Content-Type": "application/json", "X-Table-PIN": pin}, method="POST")
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            assert resp.status == 200
+        proc.kill()  # a crash: the game was never finished
+        proc.wait(10)
+        port = url.rsplit(":", 1)[1].strip("/")
+        proc = launch(tmp_path, port, tmp_path / "again.log")
+        page = browser.new_page()
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                page.goto(url)
+                break
+            except Exception:  # noqa: BLE001 - not listening yet
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        expect(page.locator("#conn")).to_have_text("live")
+        expect(page.locator("#pending")).to_contain_text("Continued the unfinished game from")
+        assert state(page)["state"]["players"][0]["name"] == "Anna"  # it carries on
+        page.fill("#pin", pin)
+        page.click("#login button")
+        expect(page.locator("#who")).to_have_text("host")
+        shot(page, "7-resumed-game-prompt")
+        page.click("#pending button:has-text('Abandon')")
+        expect(page.locator("#pending")).not_to_contain_text("Continued the unfinished game")
+        assert state(page)["state"]["expected"]["kind"] == "new_game"
+    finally:
+        proc.terminate()
+        proc.wait(10)

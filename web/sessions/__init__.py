@@ -2,16 +2,20 @@
 
 ``create_blueprint(store)`` returns a Flask blueprint mounted at ``/sessions`` (registered by
 ``web.app``). Read-only GET routes; pictures are server-rendered SVG (``web.sessions.svg``).
+No request gives a 5xx: an unknown or out-of-range id is a 404, data found damaged in the log (a
+trace chunk that does not decode, a stored JSON field that does not parse) is a 409 whose message
+names the session and the problem.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import time
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 from markupsafe import Markup
 
 from companion.session import SessionError, SessionInfo, SessionStore
@@ -21,6 +25,7 @@ from companion.session.tracecodec import ChunkError
 from web.sessions.svg import bars_svg, disc_svg, timeline_svg
 
 MIME = {"json": "application/json", "csv": "text/csv", "trace": "text/csv", "bgstats": "application/json"}
+DAMAGED = 409  # the request is fine; the stored data it asks for cannot be read
 SUFFIX = {"json": "json", "csv": "actions.csv", "trace": "trace.csv", "bgstats": "bgstats.json"}
 
 
@@ -64,6 +69,14 @@ def create_blueprint(store: SessionStore) -> Blueprint:
     bp = Blueprint(
         "sessions", __name__, url_prefix="/sessions", template_folder="templates", static_folder="static"
     )
+
+    @bp.errorhandler(ChunkError)
+    @bp.errorhandler(json.JSONDecodeError)
+    def damaged(exc: ValueError) -> tuple[Response, int]:
+        """Damaged stored data: a 409 naming the session and the problem (never a 500)."""
+        sid = (request.view_args or {}).get("sid")
+        what = f"session {sid}" if sid is not None else "the session log"
+        return jsonify({"error": f"the stored data of {what} is damaged: {exc}"}), DAMAGED
 
     def info_or_404(sid: int) -> SessionInfo:
         """The session record, or a 404 naming the session."""
@@ -147,7 +160,10 @@ def create_blueprint(store: SessionStore) -> Blueprint:
             abort(404, description=f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
         try:
             if fmt == "trace":  # up to ~40 MB of text for 4 hours: streamed, chunk by chunk
-                body: Any = store.iter_trace_text(sid)
+                pieces = store.iter_trace_text(sid)
+                # read the header and the first rows now: a damaged first chunk is still a 409
+                first = [next(pieces, ""), next(pieces, "")]
+                body: Any = itertools.chain(first, pieces)
             else:
                 buf = io.StringIO()
                 write_export(store, sid, fmt, buf)
@@ -155,7 +171,7 @@ def create_blueprint(store: SessionStore) -> Blueprint:
         except SessionError as exc:
             abort(404, description=str(exc))
         except ChunkError as exc:
-            abort(500, description=f"the stored trace of session {sid} is damaged: {exc}")
+            abort(DAMAGED, description=f"the stored trace of session {sid} is damaged: {exc}")
         resp = Response(body, mimetype=MIME[fmt])
         resp.headers["Content-Disposition"] = f'attachment; filename="dingo-session-{sid}.{SUFFIX[fmt]}"'
         return resp

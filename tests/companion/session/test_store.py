@@ -195,3 +195,44 @@ def test_log_rows_are_append_only_at_the_sql_level(store: SessionStore) -> None:
         store.db.execute(
             "INSERT INTO actions (session_id, seq, at, action, crc) VALUES (?, 1, 0, '{}', 0)", (sid,)
         )
+
+
+def test_a_finished_session_can_be_reopened_append_only(tmp_path: Path) -> None:
+    import csv
+    import io
+
+    from companion.session.export import write_export
+    from companion.session.stats import compute_stats
+
+    s = SessionStore(tmp_path)
+    sid = s.start_session(setup=NEW_GAME)
+    s.append_action(sid, {"type": "first_player", "seat": 0})
+    s.append_action(sid, {"type": "roll", "number": 3, "colour": "red"})
+    s.end_session(sid, ranking=[1, 2], outcome={"winner": 0, "draw": False})
+    before = s.effective_actions(sid)
+    with pytest.raises(SessionError, match="is finished"):
+        s.append_undo(sid)  # a finished session takes no rows ...
+    seq = s.reopen(sid, source="page")  # ... until it is reopened
+    info = s.session(sid)
+    assert info.status == "active" and info.ranking is None and info.outcome is None and info.ended_at is None
+    assert s.actions(sid)[-1].action == {"type": "reopen", "ended_at": s.actions(sid)[-1].action["ended_at"],
+                                         "ranking": [1, 2], "outcome": {"winner": 0, "draw": False}}
+    assert s.actions(sid)[-1].seq == seq and s.effective_actions(sid) == before  # not a game action
+    s.append_undo(sid)
+    assert s.effective_actions(sid) == before[:-1]
+    with pytest.raises(SessionError, match="only a finished session"):
+        s.reopen(sid)
+    s.close()
+    s = SessionStore(tmp_path)  # durable and consistent: offered for resumption, CRCs check out
+    assert s.report.status == "ok" and [i.id for i in s.unfinished()] == [sid]
+    out = io.StringIO()
+    write_export(s, sid, "csv", out)
+    assert [r["type"] for r in csv.DictReader(io.StringIO(out.getvalue()))][-2:] == ["reopen", "undo"]
+    assert compute_stats(s).unfinished == 1
+    s.end_session(sid, ranking=[2, 1])
+    assert s.session(sid).ranking == [2, 1] and compute_stats(s).finished == 1
+    other = s.start_session("dingo-disc", ["A", "B"])
+    s.abandon(other)
+    with pytest.raises(SessionError, match="is abandoned"):
+        s.reopen(other)
+    s.close()

@@ -116,3 +116,21 @@ def test_a_damaged_chunk_is_reported_not_silently_replayed(
     stdout, err = io.StringIO(), io.StringIO()
     assert replay_stored(str(sid), stdout, data_dir=tmp_path, err=err) == 1
     assert stdout.getvalue() == "" and "damaged" in err.getvalue()
+
+
+def test_host_actions_are_stamped_with_the_trace_time(
+    tmp_path: Path, header_factory, samples_factory
+) -> None:
+    """Without t_ms, an action gets the trace time of the last sample received (for replay's order)."""
+    rows = samples_factory(300, seed=2)
+    s = SessionStore(tmp_path, chunk_ms=1000)
+    sid = s.start_session("dingo-disc", ["A", "B"], header=header_factory())
+    s.append_action(sid, {"type": "roll", "number": 3})  # before any sample: unknown
+    s.append_samples(sid, rows[:100])
+    s.append_action(sid, {"type": "roll", "number": 4})  # buffered samples count too
+    s.append_action(sid, {"type": "place", "size": "small"}, t_ms=5)  # given: kept
+    s.close()
+    s = SessionStore(tmp_path, chunk_ms=1000)  # after a restart: the last stored sample
+    s.append_undo(sid)
+    assert [a.t_ms for a in s.actions(sid)] == [None, rows[99].t_ms, 5, rows[99].t_ms]
+    s.close()

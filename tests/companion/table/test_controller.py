@@ -15,13 +15,18 @@ class FakeStore:
 
     def __init__(self) -> None:
         self.calls: list[tuple] = []
+        self.actors: list = []
 
     def start_session(self, *, setup, header=None):
         self.calls.append(("start", setup["type"]))
         return 7
 
-    def append_action(self, sid, action, *, source=None, sensed=(), t_ms=None):
-        self.calls.append(("action", sid, action["type"], source, t_ms))
+    def append_action(self, sid, action, *, source=None, actor=None, sensed=(), t_ms=None):
+        if action["type"] == "undo":  # the controller logs an undo with its actor
+            self.calls.append(("undo", sid))
+        else:
+            self.calls.append(("action", sid, action["type"], source, t_ms))
+        self.actors.append(actor)
 
     def append_undo(self, sid, *, source=None):
         self.calls.append(("undo", sid))

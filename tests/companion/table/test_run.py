@@ -156,3 +156,46 @@ def test_config_in_use_and_the_calibration_saved_in_the_data_dir(monkeypatch, tm
     assert config_path_in_use(tmp_path / "x.toml", data) == tmp_path / "x.toml"
     monkeypatch.setenv("DINGO_CONFIG", str(tmp_path / "named.toml"))
     assert config_path_in_use(None, data) == tmp_path / "named.toml"  # named: an error if missing
+
+
+def test_an_unusable_source_serves_the_page_and_says_why_instead_of_exiting(tmp_path):
+    """DINGO_SOURCE=bogus: no exit (no restart loop under systemd); stderr, STATUS= and the page say why."""
+    import socket
+
+    notify = tmp_path / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(notify))
+    sock.settimeout(20)
+    (tmp_path / "config.toml").write_text("")
+    out, err = tmp_path / "out.log", tmp_path / "err.log"
+    env = {k: v for k, v in os.environ.items() if k not in ("DINGO_CONFIG", "WATCHDOG_USEC")}
+    env.update(DINGO_SOURCE="bogus", NOTIFY_SOCKET=str(notify))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0",
+         "--data-dir", str(tmp_path / "data"), "--config", str(tmp_path / "config.toml"), "--pin", "2468"],
+        stdout=out.open("w"), stderr=err.open("w"), env=env, cwd=ROOT)
+    try:
+        ready = sock.recv(4096).decode()  # READY=1 is sent once the page is served
+        assert "READY=1" in ready
+        assert "STATUS=" in ready and "sensor source unavailable: unknown source kind 'bogus'" in ready
+        port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", out.read_text()).group(1))
+        status, msg = request(port, "GET", "/api/state")
+        assert status == 200 and msg["mode"] == "none"
+        line = msg["status"]["source"]
+        assert "unknown source kind 'bogus' (from $DINGO_SOURCE)" in line
+        assert "valid kinds: serial, gpio, sim, trace" in line
+        time.sleep(1.5)
+        assert proc.poll() is None, "run must wait for the host, not exit"
+        assert "error: sensor source unavailable: unknown source kind 'bogus'" in err.read_text()
+        # the host can still log in and set up a game on the page
+        status, _ = request(port, "POST", "/api/game", {"version": 1, "players": ["A", "B"]},
+                            {"X-Table-PIN": "2468"})
+        assert status == 200
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(15) == 0
+    finally:
+        sock.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "Traceback" not in err.read_text()

@@ -135,3 +135,10 @@ def test_fault_wins_over_waiting_and_fault_clock_rules():
     assert clock.cleared({"source": "late", "log": "x"}, {}, True, 11.5) == ["source"]
     with pytest.raises(ValueError, match="clear_s"):
         FaultClock(-1)
+
+
+def test_the_resume_notice_does_not_hold_the_game_up():
+    playing = {"phase": "roll", "expected": {"kind": "roll", "player": 0}}
+    resume = {"id": "p1", "kind": "resume", "title": "Continued", "text": "", "choices": ["Continue"]}
+    assert led_status(playing, [resume], {}) == "running"
+    assert led_status(playing, [resume, {**resume, "kind": "check_size"}], {}) == "waiting"

@@ -150,3 +150,22 @@ def test_pages_need_no_inline_style_or_script(client) -> None:
 
 def test_duration_format() -> None:
     assert duration(3725) == "1 h 02 min" and duration(75) == "1 min 15 s" and duration(None) == "—"
+
+
+def test_ids_beyond_sqlite_range_are_404(client) -> None:
+    c, *_ = client
+    huge = "99999999999999999999"
+    for url in (f"/sessions/{huge}", f"/sessions/api/{huge}", f"/sessions/{huge}/export.json",
+                f"/sessions/{2**63}/export.trace", f"/sessions/{2**63 - 1}"):
+        assert c.get(url).status_code == 404, url
+
+
+def test_damaged_data_is_a_409_naming_the_problem(client) -> None:
+    c, store, a, _ = client
+    store.db.execute("UPDATE trace_chunks SET data=X'00010203' WHERE session_id=? AND idx=0", (a,))
+    r = c.get(f"/sessions/{a}/export.trace")
+    assert r.status_code == 409 and f"session {a} is damaged" in r.get_data(as_text=True)
+    store.db.execute("UPDATE trace_chunks SET summary='{not json' WHERE session_id=?", (a,))
+    r = c.get(f"/sessions/{a}")
+    assert r.status_code == 409
+    assert f"the stored data of session {a} is damaged" in r.get_json()["error"]
