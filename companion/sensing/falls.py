@@ -164,3 +164,39 @@ def decompose(
         confident = False
     residual = lost_g - sum(c * m for c, m in zip(counts0, nominal, strict=True))
     return Decomposition(dict(zip(SIZES, counts0, strict=True)), pawns0, confident, residual)
+
+
+def pawn_moment(pawns: list[Pawn]) -> tuple[float, float]:
+    """Moment (g*mm) of the tracked pawns about the disc centre (pawns without a position skipped)."""
+    mx = sum(p.mass_g * p.x_mm for p in pawns if p.x_mm is not None and p.y_mm is not None)
+    my = sum(p.mass_g * p.y_mm for p in pawns if p.x_mm is not None and p.y_mm is not None)
+    return mx, my
+
+
+def weighed_falls(on_disc: list[Pawn], tip_moment: tuple[float, float], radius_mm: float,
+                  *, frac: float = 0.85, max_pawns: int = 3) -> list[Pawn]:
+    """Pawns that must have left a disc that tipped and came back level by itself, although
+    their mass never left the platform (they lie on the base plate).
+
+    The disc tipped with the tracked pawns' moment ``tip_moment`` (at least its limit); level and
+    untouched again, the pawns still on it must hold less than that limit (which only shrinks as
+    pawns leave). While the remaining tracked moment is above ``frac`` of the tipping moment,
+    the outermost pawn on the tipped side is taken as gone (at most ``max_pawns``; only pawns in
+    the outer half of the tipped side). Empty when the accounting is consistent.
+    """
+    norm = math.hypot(*tip_moment)
+    if norm <= 0.0:
+        return []
+    ux, uy = tip_moment[0] / norm, tip_moment[1] / norm
+    left = [p for p in on_disc if p.x_mm is not None and p.y_mm is not None]
+    gone: list[Pawn] = []
+    while len(gone) < max_pawns:
+        mx, my = pawn_moment(left)
+        if mx * ux + my * uy <= frac * norm or not left:
+            break
+        p = max(left, key=lambda q: q.x_mm * ux + q.y_mm * uy)  # type: ignore[operator]
+        if p.x_mm * ux + p.y_mm * uy < 0.5 * radius_mm:  # type: ignore[operator]
+            break  # nothing stands out on the low side: the accounting cannot say which
+        left.remove(p)
+        gone.append(p)
+    return gone

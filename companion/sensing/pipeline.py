@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from itertools import islice
 
 from companion.sensing.cells import CellFilter
 from companion.sensing.falls import Pawn
@@ -20,6 +21,7 @@ from companion.sensing.settings import SensingSettings
 from companion.sensing.trace import Sample, TraceHeader
 
 STILL, ACTIVE, TIPPED = "still", "active", "tipped"
+TIP_AFTER_PUSH_MS = 80  # no moment tip this soon after a press (its transient is in the smoothed signals)
 
 
 class Pipeline:
@@ -55,6 +57,7 @@ class Pipeline:
         self._hX: deque[float] = deque(maxlen=hist)
         self._hY: deque[float] = deque(maxlen=hist)
         self._hT: deque[int] = deque(maxlen=hist)
+        self._push = (self._hF.append, self._hX.append, self._hY.append, self._hT.append)
         self._judge = SegmentJudge(header, s, self._positional)
         self.pawns: list[Pawn] = []
         self._state = STILL
@@ -81,6 +84,11 @@ class Pipeline:
         self._slope_t: int | None = None
         self._slope_ref = (0.0, 0.0, 0.0)
         self._warm = max(self._still_n, round(500.0 / dt))
+        self._no_tip_until = -1  # after a tip episode, the disc righting itself is no new tip
+        self._pushed_t = -10**9  # last time a finger or hand pushed (or lifted) well beyond a pawn
+        # the most any force on the disc may exceed the base while a tip is still possible: a
+        # pawn just set down plus the disc's own inertia (a finger or hand holds the disc down)
+        self._tip_max_push = 1.3 * max(header.pawn_mass_g.values()) + 2.0
 
     # ------------------------------------------------------------------ public API
     def feed(self, sample: Sample) -> list[dict]:
@@ -106,27 +114,31 @@ class Pipeline:
             self._degraded = False
             self._resync()
         F, X, Y = cells.F, cells.X, cells.Y
-        self._hF.append(F)
-        self._hX.append(X)
-        self._hY.append(Y)
-        self._hT.append(t)
+        pf, px, py, pt = self._push
+        pf(F)
+        px(X)
+        py(Y)
+        pt(t)
         a = self._a_fast
         fF = self._fF = self._fF + a * (F - self._fF)
         fX = self._fX = self._fX + a * (X - self._fX)
         fY = self._fY = self._fY + a * (Y - self._fY)
-        self._n += 1
-        if self._state is STILL and self._n > self._warm:
+        n = self._n = self._n + 1
+        if self._state is STILL and n > self._warm:
             dF = fF - self._bF
-            dX = fX - self._bX
-            dY = fY - self._bY
-            if -self._trig_f <= dF <= self._trig_f and dX * dX + dY * dY <= self._trig_m2:
-                b = self._a_base
-                self._bF += b * (F - self._bF)
-                self._bX += b * (X - self._bX)
-                self._bY += b * (Y - self._bY)
-                if self._n & 3 == 0:
-                    self._still_upkeep(F, X, Y)
-                return faults or []
+            trig = self._trig_f
+            if -trig <= dF <= trig:
+                dX = fX - self._bX
+                dY = fY - self._bY
+                if dX * dX + dY * dY <= self._trig_m2:
+                    # the cheap path while still: the baseline follows slow drift
+                    b = self._a_base
+                    self._bF += b * (F - self._bF)
+                    self._bX += b * (X - self._bX)
+                    self._bY += b * (Y - self._bY)
+                    if n & 3 == 0:
+                        self._still_upkeep(F, X, Y)
+                    return faults or []
             out = list(faults) if faults else []
             self._start_segment(out)
             return out
@@ -290,7 +302,7 @@ class Pipeline:
             else:
                 excess = max(excess, lag)
                 self._tilt = excess / self._tip_threshold()
-                strike = self._strike_ok and self._rim_strike()
+                strike = self._strike_ok and self._rim_strike() and self._t >= self._no_tip_until
         f = self._hF[-1]
         self._judge.observe(self._t, f, excess)
         if self._positional:
@@ -313,6 +325,8 @@ class Pipeline:
             # once (a bump during a press) can mimic the moment, not the quiet force -- and not
             # for long: an excess that lasts is a tip even while pawns land or the rim strikes
             excess = 0.0
+        if not tipped and not self._tip_possible() and excess > 0.0:
+            excess = 0.0
         if not tipped and self._positional and (excess > thr or strike):
             self._tip_run += 1
             if self._tip_run >= self._tip_n or strike:
@@ -326,10 +340,34 @@ class Pipeline:
         if events is not None:
             out.extend(events)
 
+    def _tip_possible(self) -> bool:
+        """Can the disc be going over now? Not while a hand or finger presses on it or lifts it
+        (the force far from the base: it holds the disc), and not within ``tip_refractory_ms`` of
+        a tip episode (the disc righting itself swings the moment too) unless a pawn was placed
+        since."""
+        if self._t < self._no_tip_until:
+            return False
+        push = self._hF[-1] - self._judge.base[0]
+        if abs(push) > self._tip_max_push:
+            self._pushed_t = self._t
+        if self._t - self._pushed_t < TIP_AFTER_PUSH_MS:
+            return False  # the smoothed signals still carry the press that just ended
+        on_disc = sum(p.mass_g for p in self.pawns)
+        return -(on_disc + self._tip_max_push) <= push <= self._tip_max_push
+
+    def tip_episode_over(self, t: int) -> None:
+        """A tip episode ended at ``t`` (settled): start the refractory window."""
+        self._no_tip_until = t + int(self.settings.tip_refractory_ms)
+
+    def pawn_placed(self) -> None:
+        """A placement was judged on a level disc: a new tip is possible again."""
+        self._no_tip_until = -1
+
     def _quiet(self) -> bool:
         """The total force has been nearly constant over the last ``tip_quiet_ms``."""
         h = self._hF
-        recent = [h[-i] for i in range(1, min(len(h), self._quiet_n) + 1)]
+        n = len(h)
+        recent = list(islice(h, max(0, n - self._quiet_n), n))
         return max(recent) - min(recent) <= max(self._quiet_g, 6.0 * self.sigma_f())
 
     def _tip_threshold(self) -> float:
@@ -345,19 +383,20 @@ class Pipeline:
         if len(h) < lag + k + self._cur_n:
             return 0.0
         n = len(h)
-        ref_f = [h[i] for i in range(n - lag - k, n - lag)]
+        a, b = n - lag - k, n - lag
+        ref_f = list(islice(h, a, b))
         if max(ref_f) - min(ref_f) > max(self.settings.still_tol_min_g, 4.0 * self.sigma_f()):
             self._ref = None
             return 0.0
         hx, hy = self._hX, self._hY
         rf = sum(ref_f) / k
-        rx = sum(hx[i] for i in range(n - lag - k, n - lag)) / k
-        ry = sum(hy[i] for i in range(n - lag - k, n - lag)) / k
+        rx = sum(islice(hx, a, b)) / k
+        ry = sum(islice(hy, a, b)) / k
         self._ref = (rf, rx, ry)
         c = self._cur_n
-        cf = sum(h[i] for i in range(n - c, n)) / c
-        cx = sum(hx[i] for i in range(n - c, n)) / c
-        cy = sum(hy[i] for i in range(n - c, n)) / c
+        cf = sum(islice(h, n - c, n)) / c
+        cx = sum(islice(hx, n - c, n)) / c
+        cy = sum(islice(hy, n - c, n)) / c
         excess = math.hypot(cx - rx, cy - ry) - self._judge.lever_mm * abs(cf - rf)
         if excess > 0 and (cx - rx) * (cx - self._zX) + (cy - ry) * (cy - self._zY) < 0:
             return -excess  # the load moves inwards: a disc righting itself, not tipping
@@ -383,8 +422,9 @@ class Pipeline:
             elif f > peak:
                 self._strike = (t0, f)
             return False
-        if f < max(s.strike_min_g, 10.0 * self.sigma_f()):
-            return False
+        lo = max(s.strike_min_g, 10.0 * self.sigma_f())
+        if f < lo or len(self._hF) < 2 or self._hF[-2] - ref[0] >= lo:
+            return False  # a strike rises from the quiet level (not the tail of a finger press)
         r = math.hypot(self._hX[-1] - ref[1], self._hY[-1] - ref[2]) / f
         if r >= s.strike_rim_frac * self.header.layout.radius_mm:
             self._strike = (self._t, f)
@@ -395,8 +435,10 @@ class Pipeline:
         """The last ``n`` samples of force, moments and times (None if fewer are buffered)."""
         if len(self._hF) < n:
             return None
-        k = len(self._hF) - n
-        return (list(self._hF)[k:], list(self._hX)[k:], list(self._hY)[k:], list(self._hT)[k:])
+        m = len(self._hF)
+        k = m - n
+        return (list(islice(self._hF, k, m)), list(islice(self._hX, k, m)), list(islice(self._hY, k, m)),
+                list(islice(self._hT, k, m)))
 
     @property
     def still_n(self) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from companion.sensing.falls import SIZES, Pawn, decompose
+from companion.sensing.falls import SIZES, Pawn, decompose, pawn_moment, weighed_falls
 from companion.sensing.settings import SensingSettings
 from companion.sensing.trace import TraceHeader
 
@@ -21,6 +21,8 @@ PRESS_BIAS_MM = 3.0  # a finger presses within a few mm of the pawn's centre
 PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, pinch or hand) ...
 LEVEL_FRACTION = 0.4  # level again: the moment within this share of the tilt excursion ...
 LEVEL_MIN_GMM = 150.0  # ... or this much of where the remaining pawns put it
+LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slide-off or a removal
+LOSS_HOLD_MS = 8000.0  # a larger loss without a tip is a hand lifting unless it lasts this long
 HAND_WITH_LOSS_MS = 450.0  # a sustained press this long next to a loss is a hand (a pinch is shorter)
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
 
@@ -59,12 +61,14 @@ class SegmentJudge:
         self.still_since: int | None = None
         self.cand: tuple[tuple[float, float, float], int] | None = None
         self.cand_kind: str | None = None
+        self.cand_unsure = False  # the candidate loss is read with little evidence
         self.pre_placed = False
         self.pre_est: float | None = None  # estimated mass of the pawn whose release tipped the disc
         self.righted = False  # the disc was seen righting itself after a tip
         self.lost_reported = 0.0  # grams already reported as fallen in this tip
         self.lost_moment = (0.0, 0.0)  # moment the pawns reported fallen had where they stood
         self.exc_max = 0.0  # largest excess moment seen since the tip (the tilt excursion)
+        self.tip_moment: tuple[float, float] | None = None  # tracked pawns' moment when it tipped
         self.hand_ref: float | None = None  # quiet level of the tilted disc (hands after a tip)
         self.last_loss_t = -1
         self.slope = (0.0, 0.0, 0.0)
@@ -146,6 +150,7 @@ class SegmentJudge:
     def tipped(self, t: int) -> None:
         """The tip detector fired at ``t``: hand tracking restarts on the tilted disc."""
         self.tip_t = t
+        self.cand = None  # a level judged before the disc went over is void (``before_tip`` takes the pawn)
         self.hand_ref = None
         self.first_dev = self.last_dev = None
         self.run_sign = 0
@@ -201,6 +206,8 @@ class SegmentJudge:
         if tipped:
             if self.pre_est is not None:
                 return self._check_pre(pipe, t)
+            if self.tip_moment is None:
+                self.tip_moment = pawn_moment(pipe.pawns)
             early = self._check_falls(pipe, t)
             if early:
                 return early
@@ -276,11 +283,14 @@ class SegmentJudge:
         if d_f > 0 and self._match_size(d_f) is not None:
             self.cand, self.cand_kind = (level, len(pipe.window(pipe.still_n)[0])), "placed"  # type: ignore[index]
             return self._maybe_finish(pipe, t)
-        if d_f < 0 and self._decompose(pipe, -d_f, None) is not None:
-            self.cand, self.cand_kind = (level, pipe.still_n), "lost"
-            return self._maybe_finish(pipe, t)
-        # an unexplained still level: a hand resting on the disc, or a slow change
         held = t - (self.still_since or t)
+        if d_f < 0:
+            dec = self._decompose(pipe, -d_f, None)
+            if dec is not None and self._plausible_loss(pipe, -d_f, sum(dec.counts.values()), held):
+                self.cand, self.cand_kind = (level, pipe.still_n), "lost"
+                self.cand_unsure = sum(dec.counts.values()) > LONE_LOSS_PAWNS
+                return self._maybe_finish(pipe, t)
+        # an unexplained still level: a hand resting on the disc (or lifting it), or a slow change
         limit = self.s.hand_max_hold_ms if abs(d_f) >= self.s.hand_min_g else 2000.0
         if held >= limit:
             events = self._unexplained(pipe, t, t_still, level)
@@ -308,6 +318,15 @@ class SegmentJudge:
                          "mass_g": round(-d_f, 2), "confident": False}]
         return self._hand_events(t, t_still)
 
+    def _plausible_loss(self, pipe: Pipeline, lost: float, count: int, held: int) -> bool:
+        """Can a level ``lost`` grams below the base, with no tip, be pawns leaving? Not more mass
+        than the tracked pawns weigh (a hand lifting the disc); not many pawns at once unless the
+        level lasts far longer than a hand holds (then reported, but not as confident)."""
+        on_disc = sum(p.mass_g for p in pipe.pawns)
+        if lost > 1.1 * on_disc + max(self.s.pawn_tol_min_g, 0.5 * self.masses["small"]):
+            return False
+        return count <= LONE_LOSS_PAWNS or held >= LOSS_HOLD_MS
+
     def _maybe_finish(self, pipe: Pipeline, t: int) -> list[dict] | None:
         if self.cand is not None and self.cand[1] >= self.level_n:
             return self._finish_cand(pipe, t)
@@ -330,8 +349,12 @@ class SegmentJudge:
             if size is not None:
                 px, py = self._position(pipe, d_f, d_x, d_y, n)
                 events.append(self._placed_event(pipe, t, size, d_f, px, py))
+                pipe.pawn_placed()
         else:
-            events.extend(self._loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.peak_hi >= 2.5))
+            loss = self._loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.peak_hi >= 2.5)
+            if loss and self.cand_unsure:
+                loss[-1]["confident"] = False
+            events.extend(loss)
             if self.longest_run >= HAND_WITH_LOSS_MS:
                 events.extend(self._hand_events(t, t)[:1])  # a hand held the disc, then pawns went
         pipe.end_segment(level)
@@ -359,11 +382,30 @@ class SegmentJudge:
             if loss and not level_ok:
                 loss[-1]["confident"] = False
             events.extend(loss)
+        if level_ok and not events and self.lost_reported == 0.0:
+            # the disc righted itself without losing any mass: impossible unless pawns slid off
+            # onto the base plate (the pawns left on it must hold less than its limit)
+            events.extend(self._weighed_falls(pipe, t, max(0.0, new_loss)))
         hand = self._hand_events(t, t)
         events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
         events.append({"event": "settled", "t_ms": t})
         pipe.end_segment(level)
+        pipe.tip_episode_over(t)
         return events
+
+    def _weighed_falls(self, pipe: Pipeline, t: int, loss: float) -> list[dict]:
+        """Level again, but the pawns still tracked on the disc would hold it over: some pawns
+        slid off and lie on the base plate (still weighed). Report the likeliest, not confident."""
+        if not self.positional or self.tip_moment is None:
+            return []
+        gone = weighed_falls(pipe.pawns, self.tip_moment, self.layout.radius_mm)
+        if not gone:
+            return []
+        for p in gone:
+            pipe.pawns.remove(p)
+        counts = {k: sum(1 for p in gone if p.size == k) for k in SIZES}
+        return [{"event": "fell", "t_ms": t, "pawns": counts, "mass_g": round(loss, 2),
+                 "confident": False, "weighed": True}]
 
     def flush(self, pipe: Pipeline, t: int) -> list[dict]:
         """End of stream inside a segment: finish a pending candidate (no guessing otherwise)."""

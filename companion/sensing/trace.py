@@ -68,6 +68,11 @@ class Sample:
     raw: tuple[int | None, ...]
 
 
+# slot setters: the parser's fast path builds a Sample without the frozen __init__ (same object)
+_SET_T = Sample.__dict__["t_ms"].__set__
+_SET_RAW = Sample.__dict__["raw"].__set__
+
+
 def _number(value: Any, what: str, line: int) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise TraceError(f"{what} must be a finite number, got {value!r}", line)
@@ -207,6 +212,7 @@ def _rows(lines: Iterator[str], lineno: int, n_cells: int, closer: TextIO | None
     """
     width = n_cells + 1
     last_t = 0
+    new, set_t, set_raw = object.__new__, _SET_T, _SET_RAW
     try:
         for raw_line in lines:
             lineno += 1
@@ -223,7 +229,10 @@ def _rows(lines: Iterator[str], lineno: int, n_cells: int, closer: TextIO | None
                 if t_ms < last_t or min(raw) < RAW_MIN or max(raw) > RAW_MAX:
                     raise _row_error(parts, width, n_cells, last_t, lineno)
                 last_t = t_ms
-                yield Sample(t_ms, raw)
+                sample = new(Sample)  # Sample(t_ms, raw) without the frozen __init__'s cost
+                set_t(sample, t_ms)
+                set_raw(sample, raw)
+                yield sample
                 continue
             if not raw_line.strip():
                 continue

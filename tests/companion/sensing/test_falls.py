@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.sensing.falls import Pawn, decompose
+from companion.sensing.falls import Pawn, decompose, pawn_moment, weighed_falls
 
 MASSES = {"small": 2.0, "medium": 4.0, "large": 8.0}  # near multiples on purpose
 
@@ -37,3 +37,17 @@ def test_moment_resolves_two_mediums_versus_one_large() -> None:
 def test_nothing_fits() -> None:
     assert decompose(1.0, None, [Pawn("large", 8.0, 0.0, 0.0)], MASSES, sigma_g=0.1) is None
     assert decompose(-3.0, None, [], MASSES, sigma_g=0.1) is None
+
+
+def test_weighed_falls_infers_pawns_left_on_the_base_plate() -> None:
+    rim = Pawn("medium", 4.6, 140.0, 10.0)
+    inner = Pawn("small", 2.1, 30.0, -20.0)
+    other = Pawn("large", 7.9, -40.0, 5.0)
+    pawns = [rim, inner, other]
+    tipped_with = pawn_moment(pawns)
+    # level again, no mass lost: the rim pawn on the tipped side must have gone (onto the base)
+    assert weighed_falls(pawns, tipped_with, 150.0) == [rim]
+    # the accounting is consistent once it is gone: nothing more to infer
+    assert weighed_falls([inner, other], tipped_with, 150.0) == []
+    # no pawn stands out on the low side: the accounting cannot say which, so nothing is guessed
+    assert weighed_falls([inner], pawn_moment([inner]), 150.0) == []

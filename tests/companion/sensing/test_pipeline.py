@@ -202,3 +202,31 @@ def test_glitch_during_a_press_is_not_taken_as_load(table) -> None:
     tab.place(6.0, "small", *polar(50, 200), press_g=60, press_s=0.3)
     events = run(tab, 10.0)
     assert [(e["event"], e["size"]) for e in events] == [("placed", "medium"), ("placed", "small")]
+
+
+@pytest.mark.parametrize(("rate", "cells"), [(80.0, 4), (10.0, 3)])
+def test_lifting_hand_with_many_pawns_is_no_fall_and_tracking_goes_on(table, rate: float, cells: int) -> None:
+    tab = table(noise_g=0.1, rate_hz=rate, cells=cells)
+    spots = [("small", 60, 0), ("small", 60, 90), ("medium", 60, 180), ("medium", 60, 270),
+             ("large", 30, 45), ("large", 30, 225), ("small", 90, 135), ("medium", 90, 315)]
+    for i, (size, r, deg) in enumerate(spots):
+        tab.place(2.0 + 2.5 * i, size, *polar(r, deg))
+    hx, hy = polar(145, 60)  # a steady lift that fits several pawns, but there was no tip
+    tab.loads.append(lambda s: tab._point(s, 24.0, 26.7, 0.15, -30.0, hx, hy, tremor=0.0))
+    tab.place(31.0, "large", *polar(100, 160))
+    events = run(tab, 36.0)
+    assert "fell" not in kinds(events) and "removed" not in kinds(events)
+    assert kinds(events) == ["placed"] * 8 + ["hand", "settled", "placed"]
+    assert events[-1]["size"] == "large" and events[-1]["t_ms"] >= 31000
+
+
+def test_heavy_hand_moving_on_the_disc_is_no_tip(table) -> None:
+    tab = table(noise_g=0.1, rate_hz=10.0)
+
+    def sliding_hand(s: float) -> tuple[float, float, float]:
+        f = 400.0 * min(1.0, max(0.0, (s - 3.0) / 0.2), max(0.0, (7.0 - s) / 0.2))
+        r = 90.0 + 12.0 * min(max(s - 3.5, 0.0), 3.0)  # the hand slides 12 mm/s outwards
+        return f, f * r, 0.0
+
+    tab.loads.append(sliding_hand)
+    assert kinds(run(tab, 10.0)) == ["hand", "settled"]
