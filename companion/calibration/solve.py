@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.calibration.window import Window
+from companion.sensing.substitute import solve_linear
 
 SIZES = ("small", "medium", "large")
 
@@ -76,22 +77,13 @@ def offsets_from(empty: Window) -> tuple[tuple[float, ...], list[Issue]]:
 
 
 def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
-    """Gaussian elimination with partial pivoting; raises CalibrationError when singular."""
-    n = len(rhs)
-    a = [row[:] + [rhs[i]] for i, row in enumerate(matrix)]
+    """Solve ``matrix`` x = ``rhs``; raises CalibrationError when the placements are degenerate."""
     scale = max((abs(x) for row in matrix for x in row), default=0.0) or 1.0
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        if abs(a[pivot][col]) < 1e-9 * scale:
-            raise CalibrationError("the placements do not tell the cells apart: put the weight right "
-                                   "over each cell in turn")
-        a[col], a[pivot] = a[pivot], a[col]
-        for r in range(n):
-            if r != col:
-                f = a[r][col] / a[col][col]
-                for c in range(col, n + 1):
-                    a[r][c] -= f * a[col][c]
-    return [a[i][n] / a[i][i] for i in range(n)]
+    solution = solve_linear([row[:] + [rhs[i]] for i, row in enumerate(matrix)], tol=1e-9 * scale)
+    if solution is None:
+        raise CalibrationError("the placements do not tell the cells apart: put the weight right "
+                               "over each cell in turn")
+    return solution
 
 
 @dataclass(frozen=True)

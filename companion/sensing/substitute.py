@@ -48,7 +48,7 @@ class CellModel:
 
         others = [i for i in range(n) if i != j]
         m = [[cov(a, b) for b in others] + [cov(a, j)] for a in others]
-        sol = _solve(m)
+        sol = solve_linear(m)
         if sol is None:
             return None
         a = [0.0] * n
@@ -58,13 +58,16 @@ class CellModel:
         return a0, a
 
 
-def _solve(aug: list[list[float]]) -> list[float] | None:
-    """Gaussian elimination with partial pivoting on an augmented matrix; None if singular."""
+def solve_linear(aug: list[list[float]], tol: float = 1e-9) -> list[float] | None:
+    """Gaussian elimination with partial pivoting on an augmented matrix ``[A | b]``.
+
+    Returns x with A x = b, or None when a pivot is smaller than ``tol`` (singular).
+    """
     n = len(aug)
     m = [row[:] for row in aug]
     for col in range(n):
         piv = max(range(col, n), key=lambda r: abs(m[r][col]))
-        if abs(m[piv][col]) < 1e-9:
+        if abs(m[piv][col]) < tol:
             return None
         m[col], m[piv] = m[piv], m[col]
         for r in range(n):
