@@ -16,6 +16,7 @@ from itertools import islice
 
 from companion.sensing.cells import CellFilter
 from companion.sensing.falls import Pawn
+from companion.sensing.release import ReleaseLimits, ReleaseWatch
 from companion.sensing.segments import SegmentJudge
 from companion.sensing.settings import SensingSettings
 from companion.sensing.trace import Sample, TraceHeader
@@ -89,6 +90,19 @@ class Pipeline:
         # the most any force on the disc may exceed the base while a tip is still possible: a
         # pawn just set down plus the disc's own inertia (a finger or hand holds the disc down)
         self._tip_max_push = 1.3 * max(header.pawn_mass_g.values()) + 2.0
+        self._pawn_steps = tuple((m, max(s.pawn_tol_min_g, 1.2 * s.pawn_tol_frac * m))
+                                 for m in header.pawn_mass_g.values())
+        self._win_n = max(2, round(s.release_window_ms / dt))
+        self._win_var = 0.0  # variance of a window mean about the still baseline (per axis, g²mm²)
+        # at low rates (10 Hz) a window is one or two readings, each averaging the finger's lift
+        # and any wobble: too few to tell a pinned load from a misread press, so the watch is off
+        self._release = None if self._win_n < 3 else ReleaseWatch(ReleaseLimits(
+            skip_n=max(1, round(s.release_skip_ms / dt)),
+            window_n=self._win_n,
+            min_n=max(2, round(s.release_min_ms / dt)),
+            watch_n=max(2, round(s.release_watch_ms / dt)),
+            aim_mm=s.release_aim_mm, floor_gmm=s.release_floor_gmm,
+            motion_floor_gmm=s.release_motion_gmm, sigmas=s.release_sigmas, quiet_g=s.release_quiet_g))
 
     # ------------------------------------------------------------------ public API
     def feed(self, sample: Sample) -> list[dict]:
@@ -266,6 +280,7 @@ class Pipeline:
     def _update_thresholds(self) -> None:
         """Trigger thresholds of the fast path from the current noise estimates."""
         s = self.settings
+        self._track_window_noise()
         gain = self._fast_gain()
         self._trig_f = max(s.trigger_min_g, s.trigger_sigmas * self.sigma_f() * gain)
         if self._positional:
@@ -273,6 +288,29 @@ class Pipeline:
             self._trig_m2 = trig_m * trig_m
         else:
             self._trig_m2 = math.inf
+
+    def _track_window_noise(self) -> None:
+        """How far a short window's mean moment strays from the still baseline: the noise the
+        release watch must clear. Measured, not derived from the per-sample noise, because slow
+        (1/f) noise and vibration do not average out over a few samples."""
+        n = self._win_n
+        m = len(self._hX)
+        if m < n or self._state is not STILL or self._n <= self._warm:
+            return
+        k = 1.0 / n
+        dx = sum(islice(self._hX, m - n, m)) * k - self._bX
+        dy = sum(islice(self._hY, m - n, m)) * k - self._bY
+        d2 = 0.5 * (dx * dx + dy * dy)
+        floor = self.sigma_m() ** 2 * k
+        if self._win_var <= 0.0:
+            self._win_var = max(d2, floor)
+        elif d2 < 25.0 * self._win_var:  # a window that caught a bump is no noise sample
+            self._win_var += 0.05 * (d2 - self._win_var)
+        self._win_var = max(self._win_var, floor)
+
+    def window_sigma_m(self) -> float:
+        """Noise (g·mm, per axis) of the mean moment over the release watch's window."""
+        return math.sqrt(self._win_var) if self._win_var > 0.0 else self.sigma_m()
 
     def _fast_gain(self) -> float:
         """Noise of the fast EMA relative to one sample."""
@@ -307,6 +345,8 @@ class Pipeline:
         self._judge.observe(self._t, f, excess)
         if self._positional:
             self._judge.press_sample(f, self._hX[-1], self._hY[-1])
+            if not tipped and self._released_off_level():
+                strike = True  # the release tipped the disc: as certain as a rim strike
         if self._cells.suspect:
             self._suspect_until = self._n + self._mute_n
         thr = self._tip_threshold()
@@ -354,6 +394,20 @@ class Pipeline:
             return False  # the smoothed signals still carry the press that just ended
         on_disc = sum(p.mass_g for p in self.pawns)
         return -(on_disc + self._tip_max_push) <= push <= self._tip_max_push
+
+    def _released_off_level(self) -> bool:
+        """The release watch (``release.py``): a finger just let go of a pawn and the level is far
+        from where the press put it, with the force quiet and one pawn heavier."""
+        j = self._judge
+        if self._release is None or j.press_w <= 0 or j.cur_ep is not None or \
+                self._t < self._no_tip_until:
+            return False
+        w = j.press_w
+        press = (w, j.press_x / w, j.press_y / w)
+        off = self._release.step(press, j.base, (self._hF[-1], self._hX[-1], self._hY[-1]),
+                                 (self._zX, self._zY), self._pawn_steps, self.sigma_f(),
+                                 self.window_sigma_m())
+        return off != 0.0 and not self._cells.suspect and self._n >= self._suspect_until
 
     def tip_episode_over(self, t: int) -> None:
         """A tip episode ended at ``t`` (settled): start the refractory window."""

@@ -52,6 +52,16 @@ class SensingSettings:
     tip_settle_ms: float = 500.0  # after a tip the level must be still this long
     tip_max_unlevel_ms: float = 2000.0  # still but not level this long: accept as settled anyway
     tip_refractory_ms: float = 3000.0  # after a tip episode no new moment tip (the disc righting) ...
+    # release watch: right after a finger lets go, the level must be where the press put the pawn
+    release_skip_ms: float = 25.0  # the finger's lift still shows this long
+    release_window_ms: float = 75.0  # the level is averaged over this long
+    release_min_ms: float = 35.0  # ... and at least this long (two readings at low rates)
+    release_watch_ms: float = 250.0  # watched this long after the release (later: the other tests)
+    release_aim_mm: float = 8.0  # a finger presses within a few mm of the pawn: its mass times that
+    release_floor_gmm: float = 45.0  # ... at least this much
+    release_motion_gmm: float = 15.0  # ... or moving by this much while the force stays quiet
+    release_sigmas: float = 5.0  # ... added (in quadrature) to this many noise sigmas of the mean
+    release_quiet_g: float = 1.0  # the force stays this quiet (a tipping disc's inertia moves it a bit)
     # --- faults ---------------------------------------------------------------------------
     stuck_ms: float = 2000.0  # identical raw codes this long: a real HX711 never repeats so long
     stuck_min_samples: int = 12

@@ -1,0 +1,119 @@
+"""Early tip test right after a finger lets go of a pawn (the *release watch*).
+
+While the disc is level, the moment after a pawn is set down is the moment before plus the pawn's
+mass times where the finger pressed it. A disc that starts to go over cannot carry that moment:
+on a flat pedestal the load is pinned at the pedestal's edge (the moment falls short of the
+expectation), on a rounded one the contact rolls outwards (the moment overshoots it). Either way
+the level right after the release, with the force quiet and a pawn's worth heavier, sits far from
+where the press said it should. Nothing else does that: a bump shakes the force, a hand changes
+it by more than a pawn, and a finger's aim errs by a few millimetres (tens of g·mm).
+
+This usually fires 25-60 ms after the release, long before the rim strikes its stop, when the
+release is what tipped the disc. Pure: samples in, a yes/no out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+SQRT2 = math.sqrt(2.0)
+BASE_SHARE = 0.25  # the level before the press is itself a mean of about four windows' worth
+
+
+@dataclass(frozen=True)
+class ReleaseLimits:
+    """Thresholds of the release watch (see ``SensingSettings`` for the physical reasons)."""
+
+    skip_n: int  # samples after the release still carrying the finger's lift
+    window_n: int  # samples averaged for the level
+    min_n: int  # fewest samples in the window before deciding
+    watch_n: int  # samples after the release during which the test runs
+    aim_mm: float  # a finger's aim errs by this much: the pawn's mass times it is no tip
+    floor_gmm: float  # off by at least this much
+    sigmas: float  # ... and this many noise sigmas of the window mean
+    motion_floor_gmm: float  # the level moving by this much after the release (and 'sigmas')
+    quiet_g: float  # the force in the window varies by at most this much (or 6 sigma)
+
+
+class ReleaseWatch:
+    """Compares the level after a release with the level the finger press predicts."""
+
+    def __init__(self, limits: ReleaseLimits) -> None:
+        self.lim = limits
+        self._key: tuple[float, float, float] | None = None
+        self._k = 0
+        self._f: deque[float] = deque(maxlen=limits.window_n)
+        self._x: deque[float] = deque(maxlen=limits.window_n)
+        self._y: deque[float] = deque(maxlen=limits.window_n)
+        self._first: tuple[float, float] | None = None  # the first full window's mean moment
+
+    def reset(self) -> None:
+        """Forget the current release (a new segment or a tip)."""
+        self._key = None
+
+    def step(self, press: tuple[float, float, float], base: tuple[float, float, float],
+             sample: tuple[float, float, float], zero: tuple[float, float],
+             pawn_steps: tuple[tuple[float, float], ...],
+             sigma_f: float, sigma_win: float) -> float:
+        """One sample after a release: returns the signed departure (g·mm; < 0 short of the
+        expectation, > 0 beyond it) when it means a tip, else 0.0.
+
+        ``press``: the press (weight, x_mm, y_mm) whose release is watched; ``base``: the level
+        before the segment; ``sample``: this sample's (F, Mx, My); ``zero``: the empty disc's
+        moment; ``pawn_steps``: (mass, tolerance) of each pawn size (g); ``sigma_f``: noise of
+        one force reading; ``sigma_win``: noise of a full window's mean moment (per axis).
+        """
+        lim = self.lim
+        if press != self._key:
+            self._key = press
+            self._k = 0
+            self._f.clear()
+            self._x.clear()
+            self._y.clear()
+            self._first = None
+        self._k += 1
+        k = self._k
+        if k <= lim.skip_n or k > lim.skip_n + lim.watch_n:
+            return 0.0
+        f, x, y = sample
+        self._f.append(f)
+        self._x.append(x)
+        self._y.append(y)
+        n = len(self._f)
+        if n < lim.min_n:
+            return 0.0
+        fs = self._f
+        if max(fs) - min(fs) > max(lim.quiet_g, 6.0 * sigma_f):
+            return 0.0
+        inv = 1.0 / n
+        d_f = sum(fs) * inv - base[0]
+        if not any(abs(d_f - m) <= tol for m, tol in pawn_steps):
+            return 0.0
+        _, px, py = press
+        ex, ey = base[1] + d_f * px, base[2] + d_f * py  # where the moment should be
+        ux, uy = ex - zero[0], ey - zero[1]
+        norm = math.hypot(ux, uy)
+        if norm < 1e-6:
+            return 0.0
+        mx, my = sum(self._x) * inv, sum(self._y) * inv
+        along = ((mx - ex) * ux + (my - ey) * uy) / norm
+        across = ((mx - ex) * -uy + (my - ey) * ux) / norm
+        noise = sigma_win * math.sqrt(lim.window_n * inv + BASE_SHARE)
+        limit = math.hypot(max(lim.floor_gmm, lim.aim_mm * d_f), lim.sigmas * noise)
+        if abs(across) > max(limit, 0.5 * abs(along)):
+            return 0.0  # the disc tips along its moment; a miss sideways is a misread press
+        if abs(along) > limit:
+            return along
+        if n < lim.window_n:
+            return 0.0
+        if self._first is None:
+            self._first = (mx, my)
+            return 0.0
+        # a pawn at rest does not move: the level drifting along the moment since the first full
+        # window (the finger's aim error cancels out) is the disc starting to roll over
+        moved = ((mx - self._first[0]) * ux + (my - self._first[1]) * uy) / norm
+        if abs(moved) > math.hypot(lim.motion_floor_gmm, lim.sigmas * sigma_win * SQRT2):
+            return moved
+        return 0.0

@@ -1,0 +1,138 @@
+"""The release watch: a tip right after a finger lets go is seen in tens of milliseconds."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from companion.sensing.pipeline import Pipeline
+from companion.sensing.release import ReleaseLimits, ReleaseWatch
+
+LIMITS = ReleaseLimits(skip_n=2, window_n=6, min_n=3, watch_n=20, aim_mm=8.0, floor_gmm=45.0,
+                       sigmas=5.0, motion_floor_gmm=15.0, quiet_g=1.5)
+BASE = (20.0, 600.0, -200.0)  # 20 g on the disc before the press, its moment
+PRESS = (900.0, 120.0, 40.0)  # the finger pressed a pawn at (120, 40) mm
+MASS = 7.9
+STEPS = ((2.1, 0.45), (4.6, 0.55), (7.9, 0.95))
+
+
+def watch(levels: list[tuple[float, float, float]], noise_m: float = 0.0, seed: int = 1) -> list[float]:
+    """Feed samples after a release; return the watch's answer for each."""
+    rng = random.Random(seed)
+    w = ReleaseWatch(LIMITS)
+    out = []
+    for f, x, y in levels:
+        sample = (f, x + rng.gauss(0, noise_m), y + rng.gauss(0, noise_m))
+        out.append(w.step(PRESS, BASE, sample, (0.0, 0.0), STEPS, 0.05, max(1.0, noise_m / 2.4)))
+    return out
+
+
+def expected(shift: float = 0.0) -> tuple[float, float, float]:
+    """The level after the release, moved by ``shift`` g·mm along the expected moment."""
+    ex, ey = BASE[1] + MASS * PRESS[1], BASE[2] + MASS * PRESS[2]
+    n = math.hypot(ex, ey)
+    return BASE[0] + MASS, ex + shift * ex / n, ey + shift * ey / n
+
+
+def test_pawn_where_the_finger_pressed_is_no_tip() -> None:
+    assert not any(watch([expected()] * 20, noise_m=20.0))
+
+
+def test_finger_aim_error_of_a_few_mm_is_no_tip() -> None:
+    assert not any(watch([expected(MASS * 5.0)] * 20))  # 5 mm off along the moment
+
+
+def test_load_pinned_at_the_pedestal_edge_is_a_tip_at_once() -> None:
+    got = watch([expected(-300.0)] * 20, noise_m=20.0)
+    first = next(i for i, v in enumerate(got) if v)
+    assert got[first] < 0  # short of the expectation
+    assert first <= LIMITS.skip_n + LIMITS.min_n + 1
+
+
+def test_load_rolling_outwards_is_a_tip() -> None:
+    # on a rounded pedestal the contact rolls outwards: the level creeps beyond the expectation
+    levels = [expected(0.0 if k < 8 else 9.0 * (k - 8)) for k in range(20)]
+    got = watch(levels, noise_m=4.0)
+    assert any(v > 0 for v in got)
+    assert not any(got[:9])
+
+
+def test_force_not_quiet_is_no_tip() -> None:
+    # a bump shakes the force (and the moment): nothing is decided on it
+    levels = [(f + (3.0 if k % 2 else -3.0), x - 300, y) for k, (f, x, y) in enumerate([expected()] * 20)]
+    assert not any(watch(levels))
+
+
+def test_press_misread_sideways_is_no_tip() -> None:
+    f, x, y = expected(-200.0)
+    assert not any(watch([(f, x + 400.0 * 0.32, y - 400.0 * 0.95)] * 20))  # far off, across the moment
+
+
+def test_not_one_pawn_heavier_is_no_tip() -> None:
+    f, x, y = expected(-300.0)
+    assert not any(watch([(f + 40.0, x, y)] * 20))  # a hand still resting on the disc
+
+
+def test_only_watched_for_a_while_after_the_release() -> None:
+    levels = [expected()] * (LIMITS.skip_n + LIMITS.watch_n) + [expected(-300.0)] * 10
+    assert not any(watch(levels))
+
+
+def test_new_press_restarts_the_watch() -> None:
+    w = ReleaseWatch(LIMITS)
+    args = ((0.0, 0.0), STEPS, 0.05, 1.0)
+    for _ in range(LIMITS.skip_n + LIMITS.watch_n + 1):
+        w.step(PRESS, BASE, expected(-300.0), *args)
+    other = (800.0, 120.0, 40.0)
+    got = [w.step(other, BASE, expected(-300.0), *args) for _ in range(8)]
+    assert any(got)
+
+
+# ---- in the pipeline, on the scripted table of conftest --------------------------------------
+def run(tab, seconds: float) -> list[dict]:
+    pipe = Pipeline(tab.header)
+    events: list[dict] = []
+    for s in tab.samples(seconds):
+        events.extend(pipe.feed(s))
+    return events
+
+
+def pinned_after(release: float, deficit: float, x: float, y: float, rim_s: float):  # noqa: ANN201
+    """From ``release`` the disc leans on its pedestal's edge: the moment falls ``deficit`` short
+    (towards the pawn) until the rim strikes ``rim_s`` later."""
+    n = math.hypot(x, y)
+
+    def load(s: float) -> tuple[float, float, float]:
+        if s < release or s > release + rim_s:
+            return 0.0, 0.0, 0.0
+        return 0.0, -deficit * x / n, -deficit * y / n
+    return load
+
+
+@pytest.mark.parametrize("rate", [80.0, 40.0])
+def test_release_that_tips_the_disc_is_reported_quickly(table, rate: float) -> None:
+    tab = table(noise_g=0.15, rate_hz=rate)
+    tab.place(2.0, "medium", 60.0, -30.0)
+    release = tab.place(5.0, "large", 130.0, 20.0)
+    tab.loads.append(pinned_after(release, 250.0, 130.0, 20.0, 0.7))
+    events = run(tab, 7.0)
+    tips = [e for e in events if e["event"] == "tipped"]
+    assert tips, events
+    latency = tips[0]["t_ms"] - release * 1000
+    assert 0 < latency <= 100
+    placed = [e for e in events if e["event"] == "placed"]
+    assert placed[-1]["size"] == "large" and placed[-1]["zone"] == "red" and placed[-1]["number"] == 6
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_ordinary_releases_are_no_tips(table, seed: int) -> None:
+    tab = table(noise_g=0.25, seed=seed)
+    rng = random.Random(seed)
+    for i in range(8):
+        r = rng.uniform(30, 140)
+        a = rng.uniform(0, 2 * math.pi)
+        tab.place(1.0 + 2.0 * i, rng.choice(["small", "medium", "large"]), r * math.cos(a), r * math.sin(a))
+    events = run(tab, 18.0)
+    assert [e["event"] for e in events] == ["placed"] * 8
