@@ -90,8 +90,9 @@ class Pipeline:
         # the most any force on the disc may exceed the base while a tip is still possible: a
         # pawn just set down plus the disc's own inertia (a finger or hand holds the disc down)
         self._tip_max_push = 1.3 * max(header.pawn_mass_g.values()) + 2.0
-        self._pawn_steps = tuple((m, max(s.pawn_tol_min_g, 1.2 * s.pawn_tol_frac * m))
-                                 for m in header.pawn_mass_g.values())
+        # one pawn heavier: any size, with room for the tipping disc's inertia (a gram or two)
+        masses = header.pawn_mass_g.values()
+        self._pawn_range = (0.75 * min(masses), 1.25 * max(masses) + 1.0)
         self._win_n = max(2, round(s.release_window_ms / dt))
         self._win_var = 0.0  # variance of a window mean about the still baseline (per axis, g²mm²)
         # at low rates (10 Hz) a window is one or two readings, each averaging the finger's lift
@@ -405,7 +406,7 @@ class Pipeline:
         w = j.press_w
         press = (w, j.press_x / w, j.press_y / w)
         off = self._release.step(press, j.base, (self._hF[-1], self._hX[-1], self._hY[-1]),
-                                 (self._zX, self._zY), self._pawn_steps, self.sigma_f(),
+                                 (self._zX, self._zY), self._pawn_range, self.sigma_f(),
                                  self.window_sigma_m())
         return off != 0.0 and not self._cells.suspect and self._n >= self._suspect_until
 

@@ -55,14 +55,14 @@ class ReleaseWatch:
 
     def step(self, press: tuple[float, float, float], base: tuple[float, float, float],
              sample: tuple[float, float, float], zero: tuple[float, float],
-             pawn_steps: tuple[tuple[float, float], ...],
+             pawn_range: tuple[float, float],
              sigma_f: float, sigma_win: float) -> float:
         """One sample after a release: returns the signed departure (g·mm; < 0 short of the
         expectation, > 0 beyond it) when it means a tip, else 0.0.
 
         ``press``: the press (weight, x_mm, y_mm) whose release is watched; ``base``: the level
         before the segment; ``sample``: this sample's (F, Mx, My); ``zero``: the empty disc's
-        moment; ``pawn_steps``: (mass, tolerance) of each pawn size (g); ``sigma_f``: noise of
+        moment; ``pawn_range``: the force step (g) one pawn can make; ``sigma_f``: noise of
         one force reading; ``sigma_win``: noise of a full window's mean moment (per axis).
         """
         lim = self.lim
@@ -89,7 +89,7 @@ class ReleaseWatch:
             return 0.0
         inv = 1.0 / n
         d_f = sum(fs) * inv - base[0]
-        if not any(abs(d_f - m) <= tol for m, tol in pawn_steps):
+        if not pawn_range[0] <= d_f <= pawn_range[1]:
             return 0.0
         _, px, py = press
         ex, ey = base[1] + d_f * px, base[2] + d_f * py  # where the moment should be

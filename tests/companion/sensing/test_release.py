@@ -15,7 +15,7 @@ LIMITS = ReleaseLimits(skip_n=2, window_n=6, min_n=3, watch_n=20, aim_mm=8.0, fl
 BASE = (20.0, 600.0, -200.0)  # 20 g on the disc before the press, its moment
 PRESS = (900.0, 120.0, 40.0)  # the finger pressed a pawn at (120, 40) mm
 MASS = 7.9
-STEPS = ((2.1, 0.45), (4.6, 0.55), (7.9, 0.95))
+STEPS = (1.5, 10.9)
 
 
 def watch(levels: list[tuple[float, float, float]], noise_m: float = 0.0, seed: int = 1) -> list[float]:
