@@ -19,6 +19,9 @@ MAX_COMBOS = 300  # pawn subsets tried exactly per count vector; beyond, the lik
 MAX_VECTORS = 40  # count vectors (best mass fits first) examined in detail
 PER_PAWN = 0.3  # score cost per pawn: of equally good readings, fewer pawns falling is likelier
 INWARD_COST = 0.6  # score cost of a pawn standing away from the rim the disc tipped towards
+PAWN_MASS_ERR_G = 0.1  # how far a pawn's measured mass (from its ``placed`` level) may be off
+STEP_PER_PAWN = 1.0  # one step of the staircase is one sharp drop: one pawn is far likelier than two
+STEP_ERR_G = 0.1  # a plateau of a tipped disc is biased by pawns sliding on it, the pad settling
 
 
 @dataclass(frozen=True)
@@ -92,10 +95,11 @@ def _picks(pawns: list[Pawn], counts: tuple[int, ...],
 
 def _score(chosen: tuple[Pawn, ...], lost_g: float, meas_var: float,
            lost_moment: tuple[float, float] | None, moment_tol_gmm: float,
-           toward: tuple[float, float] | None, radius_mm: float) -> tuple[float, float | None]:
+           toward: tuple[float, float] | None, radius_mm: float,
+           per_pawn: float = PER_PAWN) -> tuple[float, float | None]:
     """Score of one set of pawns (lower is better) and its moment residual."""
     mass = sum(p.mass_g for p in chosen)
-    score = abs(lost_g - mass) / math.sqrt(meas_var) + PER_PAWN * len(chosen)
+    score = abs(lost_g - mass) / math.sqrt(meas_var) + per_pawn * len(chosen)
     mres: float | None = None
     if lost_moment is not None and all(p.x_mm is not None for p in chosen):
         mx = sum(p.mass_g * p.x_mm for p in chosen)  # type: ignore[operator]
@@ -121,6 +125,7 @@ def decompose(
     moment_tol_gmm: float = 250.0,
     toward: tuple[float, float] | None = None,
     radius_mm: float = 150.0,
+    per_pawn: float = PER_PAWN,
 ) -> Decomposition | None:
     """Best reading of a loss of ``lost_g`` grams (and moment ``lost_moment``), or None if none fits.
 
@@ -147,7 +152,8 @@ def decompose(
         meas_var = sigma_g ** 2 + sum(c * (0.01 * m) ** 2 for c, m in zip(counts, nominal, strict=True))
         best = (math.inf, (), None)
         for chosen in _picks(on_disc, counts, toward):
-            score, mres = _score(chosen, lost_g, meas_var, lost_moment, moment_tol_gmm, toward, radius_mm)
+            score, mres = _score(chosen, lost_g, meas_var, lost_moment, moment_tol_gmm, toward, radius_mm,
+                                 per_pawn)
             if score < best[0]:
                 best = (score, chosen, mres)
         fits.append((best[0], counts, best[1], best[2]))
@@ -200,3 +206,58 @@ def weighed_falls(on_disc: list[Pawn], tip_moment: tuple[float, float], radius_m
         left.remove(p)
         gone.append(p)
     return gone
+
+
+def decompose_steps(steps: list[float], on_disc: list[Pawn], pawn_mass_g: dict[str, float], *,
+                    sigma_g: float, toward: tuple[float, float] | None = None,
+                    radius_mm: float = 150.0) -> Decomposition | None:
+    """Read a loss seen as several steps (pawns leaving a tipped disc one after another): each step
+    is decomposed on its own, the pawns one step took are not available to the next, and the
+    readings are added up. Not confident when any step is not; None when a step fits nothing."""
+    left = list(on_disc)
+    sigma_g = math.hypot(sigma_g, STEP_ERR_G)
+    counts = dict.fromkeys(SIZES, 0)
+    taken: list[Pawn] = []
+    confident = True
+    residual = 0.0
+    for step in steps:
+        dec = decompose(step, None, left, pawn_mass_g, sigma_g=sigma_g, toward=toward, radius_mm=radius_mm,
+                        per_pawn=STEP_PER_PAWN)
+        if dec is None:
+            return None
+        for p in dec.pawns:
+            left.remove(p)
+        taken.extend(dec.pawns)
+        for k, v in dec.counts.items():
+            counts[k] += v
+        confident = confident and dec.confident
+        residual += dec.mass_residual_g
+    return Decomposition(counts, tuple(taken), confident, residual)
+
+
+def _mass_misfit(lost_g: float, dec: Decomposition) -> float:
+    """How far the pawns of a reading weigh from the loss (nominal masses when none are tracked)."""
+    if dec.pawns:
+        return abs(lost_g - sum(p.mass_g for p in dec.pawns))
+    return abs(dec.mass_residual_g)
+
+
+def prefer_steps(lost_g: float, whole: Decomposition | None, stepwise: Decomposition | None,
+                 sigma_g: float) -> Decomposition | None:
+    """Choose between the reading of a loss as a whole and the reading of its steps.
+
+    The steps carry more information (each is one or two pawns), but each is measured on short
+    plateaus: their reading is kept unless its pawns weigh clearly worse against the precisely
+    measured total than the whole reading's. When the two disagree on the counts, the loss
+    had more than one reading: not confident."""
+    if stepwise is None or whole is None:
+        return whole if stepwise is None else stepwise
+    # each pawn's measured mass is off by up to ~0.1 g: the more pawns a reading takes, the
+    # closer some subset of many tracked pawns comes to any total, so that closeness says less
+    n = max(len(stepwise.pawns), len(whole.pawns))
+    if _mass_misfit(lost_g, stepwise) > _mass_misfit(lost_g, whole) + 2.0 * math.sqrt(
+            sigma_g ** 2 + n * PAWN_MASS_ERR_G ** 2):
+        return whole
+    if stepwise.counts != whole.counts and stepwise.confident:
+        return Decomposition(stepwise.counts, stepwise.pawns, False, stepwise.mass_residual_g)
+    return stepwise

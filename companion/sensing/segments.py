@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from companion.sensing.falls import SIZES, Pawn, decompose, pawn_moment, weighed_falls
+from companion.sensing.falls import SIZES, Pawn, pawn_moment
+from companion.sensing.fallwatch import FallReader, Staircase
 from companion.sensing.settings import SensingSettings
 from companion.sensing.trace import TraceHeader
 
@@ -27,7 +28,7 @@ HAND_WITH_LOSS_MS = 450.0  # a sustained press this long next to a loss is a han
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
 
 
-class SegmentJudge:
+class SegmentJudge(FallReader):
     """Per-segment bookkeeping and the decisions taken when the load is still again."""
 
     def __init__(self, header: TraceHeader, settings: SensingSettings, positional: bool) -> None:
@@ -44,6 +45,7 @@ class SegmentJudge:
         self.tip_settle_n = max(settings.still_min_samples, round(settings.tip_settle_ms / dt))
         self.pre_n = max(3, round(150.0 / dt))
         self.fall_n = max(3, round(250.0 / dt))
+        self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
         self._reset(0, (0.0, 0.0, 0.0))
 
     def _reset(self, t: int, base: tuple[float, float, float]) -> None:
@@ -74,6 +76,8 @@ class SegmentJudge:
         self.slope = (0.0, 0.0, 0.0)
         self.post_press: list[float] = []
         self.cur_ep: list | None = None
+        self.stairs = Staircase(0.45 * self.masses["small"], self.dt)
+        self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
 
     def zero_tol_g(self, pipe: Pipeline) -> float:
         """Largest net force change that still counts as 'no change' (below half a small pawn)."""
@@ -204,6 +208,9 @@ class SegmentJudge:
     def check(self, pipe: Pipeline, t: int, tipped: bool) -> list[dict] | None:
         """Called every sample inside a segment; returns events once the segment is judged."""
         if tipped:
+            landed = self._watch_stairs(pipe, t)
+            if landed:
+                return landed
             if self.pre_est is not None:
                 return self._check_pre(pipe, t)
             if self.tip_moment is None:
@@ -250,28 +257,6 @@ class SegmentJudge:
         if w[3][0] <= tip_t or max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
             return None
         return self._resolve_pre(pipe, t, sum(fs) / len(fs))
-
-    def _check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
-        """While tipped: pawns come off one after another. As soon as the total force has been
-        quiet for a short while after a drop, report the loss (mass evidence only: the disc is
-        still tilted, so the moment says little)."""
-        w = pipe.window(self.fall_n)
-        if w is None:
-            return None
-        fs, ts = w[0], w[3]
-        if max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
-            return None
-        level_f = sum(fs) / len(fs)
-        self.hand_ref = level_f  # a new quiet level: an open run was a step (a pawn falling)
-        self.run_sign = 0
-        if ts[0] <= self.last_loss_t:
-            return None
-        new_loss = -(level_f - self._drifted(t)[0]) - self.lost_reported
-        if new_loss <= self.zero_tol_g(pipe) or self._decompose(pipe, new_loss, None) is None:
-            return None
-        self.lost_reported += new_loss
-        self.last_loss_t = t
-        return self._loss_events(pipe, t, new_loss, None, removed=False)
 
     def _judge(self, pipe: Pipeline, t: int, level: tuple[float, float, float],
                t_still: int) -> list[dict] | None:
@@ -389,23 +374,11 @@ class SegmentJudge:
         hand = self._hand_events(t, t)
         events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
         events.append({"event": "settled", "t_ms": t})
+        pipe.pawns.extend(self.on_base)  # still on the platform (weighed): a pick-up is a removal
+        self.on_base = []
         pipe.end_segment(level)
         pipe.tip_episode_over(t)
         return events
-
-    def _weighed_falls(self, pipe: Pipeline, t: int, loss: float) -> list[dict]:
-        """Level again, but the pawns still tracked on the disc would hold it over: some pawns
-        slid off and lie on the base plate (still weighed). Report the likeliest, not confident."""
-        if not self.positional or self.tip_moment is None:
-            return []
-        gone = weighed_falls(pipe.pawns, self.tip_moment, self.layout.radius_mm)
-        if not gone:
-            return []
-        for p in gone:
-            pipe.pawns.remove(p)
-        counts = {k: sum(1 for p in gone if p.size == k) for k in SIZES}
-        return [{"event": "fell", "t_ms": t, "pawns": counts, "mass_g": round(loss, 2),
-                 "confident": False, "weighed": True}]
 
     def flush(self, pipe: Pipeline, t: int) -> list[dict]:
         """End of stream inside a segment: finish a pending candidate (no guessing otherwise)."""
@@ -458,41 +431,3 @@ class SegmentJudge:
         pipe.pawns.append(Pawn(size, mass, x, y))
         return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
                 "x_mm": round(x, 1), "y_mm": round(y, 1), "zone": zone, "number": number}
-
-    def _decompose(self, pipe: Pipeline, lost: float, moment: tuple[float, float] | None):  # noqa: ANN202
-        # the loss is the difference of two levels averaged over a few samples (few at 10 Hz)
-        sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / self.fall_n)))
-        toward = None
-        if self.tip_t is not None and self.positional:
-            zero = pipe.zero
-            mx, my = self.base[1] - zero[1], self.base[2] - zero[2]
-            norm = math.hypot(mx, my)
-            if norm > 1e-6:
-                toward = (mx / norm, my / norm)  # the disc tips towards the pawns' moment
-        return decompose(lost, moment, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
-                         radius_mm=self.layout.radius_mm)
-
-    def _loss_events(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
-                     removed: bool) -> list[dict]:
-        """``removed`` (one pawn lifted by hand) or ``fell`` for a loss of mass; update the pawn list."""
-        dec = self._decompose(pipe, lost, moment if self.positional else None)
-        if dec is None:
-            if lost < 0.6 * min(self.masses.values()):
-                return []
-            size = min(self.masses, key=lambda k: abs(math.log(lost / self.masses[k])))
-            return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
-                     "mass_g": round(lost, 2), "confident": False}]
-        for p in dec.pawns:
-            pipe.pawns.remove(p)
-            if p.x_mm is not None and p.y_mm is not None and self.tip_t is not None:
-                self.lost_moment = (self.lost_moment[0] + p.mass_g * p.x_mm,
-                                    self.lost_moment[1] + p.mass_g * p.y_mm)
-        total = sum(dec.counts.values())
-        if removed and total == 1:
-            size = next(s for s, c in dec.counts.items() if c)
-            ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
-        else:
-            ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
-        if not dec.confident:
-            ev["confident"] = False
-        return [ev]
