@@ -336,14 +336,22 @@ class Pipeline:
         if self._positional:
             lag = self._lag_excess()
             if tipped:
-                if lag < -self._tip_threshold() and self._quiet() and self._t - self._judge.tip_t_ms > 300:
-                    self._judge.righted = True  # the load moved back inwards: the disc righted itself
+                thr = self._tip_threshold()
+                # the load moved back inwards, well after it had gone out furthest: the disc
+                # righted itself (a tip caught at the release is still tilting, and a disc that
+                # just struck a soft stop rebounds a little: neither is righting)
+                j = self._judge
+                if lag < -thr and j.exc_max >= thr and self._quiet() and \
+                        self._t - max(j.tip_t_ms, j.exc_peak_t) > 300:
+                    self._judge.righted = True
             else:
                 excess = max(excess, lag)
                 self._tilt = excess / self._tip_threshold()
                 strike = self._strike_ok and self._rim_strike() and self._t >= self._no_tip_until
         f = self._hF[-1]
-        self._judge.observe(self._t, f, excess)
+        # the tilt excursion counts only while the force is quiet: the rim striking its stop is a
+        # force pulse whose moment is no measure of how far the disc lies over
+        self._judge.observe(self._t, f, excess if not tipped or self._quiet() else 0.0)
         if self._positional:
             self._judge.press_sample(f, self._hX[-1], self._hY[-1])
             if not tipped and self._released_off_level():

@@ -70,6 +70,7 @@ class SegmentJudge(FallReader):
         self.lost_reported = 0.0  # grams already reported as fallen in this tip
         self.lost_moment = (0.0, 0.0)  # moment the pawns reported fallen had where they stood
         self.exc_max = 0.0  # largest excess moment seen since the tip (the tilt excursion)
+        self.exc_peak_t = t  # when it was reached
         self.tip_moment: tuple[float, float] | None = None  # tracked pawns' moment when it tipped
         self.hand_ref: float | None = None  # quiet level of the tilted disc (hands after a tip)
         self.last_loss_t = -1
@@ -101,6 +102,7 @@ class SegmentJudge(FallReader):
         if self.tip_t is not None:
             if excess > self.exc_max:
                 self.exc_max = excess
+                self.exc_peak_t = t
             if self.hand_ref is None:
                 return
             d = f - self.hand_ref
