@@ -189,11 +189,17 @@ class SegmentJudge(FallReader):
         self.pre_est = None
         assert est is not None
         f = est
-        confident = True
+        est_size = self._match_size(est)
+        # the quiet tilted level is the clean measurement; the estimate from right after the
+        # release (the disc already moving) only backs it up. Without the level, or when the two
+        # name different sizes (a pawn may have fallen before the disc was quiet), say so.
+        confident = False
         if level_f is not None:
             d = level_f - self._drifted(t)[0]
-            if self._match_size(d) is not None:
+            level_size = self._match_size(d)
+            if level_size is not None:
                 f = d
+                confident = est_size in (None, level_size)
         size = self._match_size(f)
         if size is None:
             confident = False
