@@ -136,3 +136,18 @@ def test_ordinary_releases_are_no_tips(table, seed: int) -> None:
         tab.place(1.0 + 2.0 * i, rng.choice(["small", "medium", "large"]), r * math.cos(a), r * math.sin(a))
     events = run(tab, 18.0)
     assert [e["event"] for e in events] == ["placed"] * 8
+
+
+def test_tipping_pawn_read_while_the_disc_moves_is_not_confident(table) -> None:
+    # 10 Hz: the pawn whose release tipped the disc falls before the tilted disc is ever quiet,
+    # so its mass is only known from the readings right after the release: the table must ask
+    tab = table(noise_g=0.1, rate_hz=10.0)
+    tab.place(2.0, "small", -40.0, 30.0)
+    release = tab.place(5.0, "large", 125.0, 10.0)
+    tab.tip(release + 0.05, [("large", 125.0, 10.0)])
+    events = run(tab, 10.0)
+    kinds = [e["event"] for e in events]
+    assert "tipped" in kinds, events
+    placed = [e for e in events if e["event"] == "placed"]
+    assert len(placed) == 2 and placed[1]["t_ms"] > next(e["t_ms"] for e in events if e["event"] == "tipped")
+    assert placed[1].get("confident") is False
