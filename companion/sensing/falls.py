@@ -180,7 +180,7 @@ def pawn_moment(pawns: list[Pawn]) -> tuple[float, float]:
 
 
 def weighed_falls(on_disc: list[Pawn], tip_moment: tuple[float, float], radius_mm: float,
-                  *, frac: float = 0.85, max_pawns: int = 3) -> list[Pawn]:
+                  *, frac: float = 0.97, max_pawns: int = 3) -> list[Pawn]:
     """Pawns that must have left a disc that tipped and came back level by itself, although
     their mass never left the platform (they lie on the base plate).
 
