@@ -9,13 +9,15 @@ value. Faults are judged on the raw stream of each cell (see ``docs/sensing.md``
 
 from __future__ import annotations
 
-from operator import mul
+from operator import eq, mul
+from operator import sub as minus
 
 from companion.sensing.settings import SensingSettings
 from companion.sensing.substitute import CellModel
 from companion.sensing.trace import RAW_MAX, RAW_MIN, TraceHeader
 
 _BAD_CODES = (RAW_MAX, RAW_MIN, -1)
+_BAD = frozenset((None, *_BAD_CODES))  # a row holding none of these may take the fast path
 BIG_JUMP_G = 40.0  # a per-sample jump this big, far above the other cells', is held as a glitch
 
 
@@ -50,6 +52,8 @@ class CellFilter:
         self.ok: list[int] = [int(o) for o in self._offset]
         self._init = [False] * n
         self._clean = False  # every cell has had a valid reading and no jump is pending
+        self._fast = False  # clean and no cell replaced: the fast path of ``update`` applies
+        self._set_coefficients()
         self._pending: list[int | None] = [None] * n
         self.glitches = 0
         self.suspect = False  # True when this row had a lone jump held for confirmation
@@ -62,6 +66,7 @@ class CellFilter:
         self._rail_n = max(s.rail_min_samples, round(s.rail_ms / dt))
         self._dead_n = max(s.disconnected_min_samples, round(s.disconnected_ms / dt))
         self._block_n = max(8, round(1000.0 / dt))
+        self._due = min(self._stride, self._block_n)  # next row count with a stuck check or block
         self._noisy_blocks = max(1, round(s.noisy_ms / 1000.0))
         self._stuck_val: list[int | None] = [None] * n
         self._same = [0] * n
@@ -71,9 +76,12 @@ class CellFilter:
         self._dead_t = [0] * n
         self._runs = False  # some rail/dead run is open
         self._block: list[tuple[int | None, ...]] = []
+        self._block_clean = True  # no row of the block had a missed read or a suspicious code
         self._rows = 0
         self._noisy_run = [0] * n
-        self.noise_g: list[float] = [0.0] * n  # robust per-cell noise sigma (last block)
+        self._noise_cols: list[tuple[int | None, ...]] = []  # the last noise block, one column per cell
+        self._noise_g: list[float] | None = [0.0] * n  # its per-cell sigmas (None: not computed yet)
+        self._scale = [abs(k) for k in self._inv]  # grams per count
         self.faults: dict[int, str] = {}
         self._fault_bad_t: dict[int, int] = {}
 
@@ -109,7 +117,9 @@ class CellFilter:
             cy += ky[i] * off
         self._kf, self._kx, self._ky = kf, kx, ky
         self._cf, self._cx, self._cy = cf, cx, cy
+        self._set_coefficients()
         self.substituted = j
+        self._fast = False
         self._pending[j] = None
         self._compute(self.ok)
         self.remapped = (self.F - before[0], self.X - before[1], self.Y - before[2])
@@ -119,50 +129,129 @@ class CellFilter:
         self.X = sum(map(mul, ok, self._kx)) - self._cx
         self.Y = sum(map(mul, ok, self._ky)) - self._cy
 
+    def _set_coefficients(self) -> None:
+        """Pack the calibration sums for the fast path of ``update`` (after any change to them)."""
+        self._k = (*self._kf, *self._kx, *self._ky, self._cf, self._cx, self._cy)
+
     def update(self, t_ms: int, raw: tuple[int | None, ...]) -> list[dict] | None:
         """Take one row of raw codes; update ``F``, ``X``, ``Y``; return fault events (or None)."""
-        self.suspect = False
-        events: list[dict] | None = None
-        orig = raw
-        sub = self.substituted
-        if sub is not None:
-            raw = raw[:sub] + (0,) + raw[sub + 1:]  # a failed cell's reading is not used
-        if self._clean and not (None in raw or -1 in raw or RAW_MAX in raw or RAW_MIN in raw):
-            f = sum(map(mul, raw, self._kf)) - self._cf
-            x = sum(map(mul, raw, self._kx)) - self._cx
-            y = sum(map(mul, raw, self._ky)) - self._cy
-            j, jm = self._jump, self._jump_m
+        if self._fast and _BAD.isdisjoint(raw):
+            # the common row: every cell read, no suspicious code, nothing held, no cell replaced
+            # (``suspect`` is False: a row that sets it holds a jump, which ends ``_fast``).
+            # The sums are written out for 3 and 4 cells, in the order of ``sum(map(mul, raw, k))``
+            # (which starts from 0); ``int * float`` converts the int exactly as ``float()`` does,
+            # so F, X and Y are bit-identical to ``_compute``.
+            n = self.n
+            if n == 4:
+                f0, f1, f2, f3, x0, x1, x2, x3, y0, y1, y2, y3, cf, cx, cy = self._k
+                a, b, c, d = map(float, raw)  # type: ignore[arg-type]
+                f = 0.0 + a * f0 + b * f1 + c * f2 + d * f3 - cf
+                x = 0.0 + a * x0 + b * x1 + c * x2 + d * x3 - cx
+                y = 0.0 + a * y0 + b * y1 + c * y2 + d * y3 - cy
+            elif n == 3:
+                f0, f1, f2, x0, x1, x2, y0, y1, y2, cf, cx, cy = self._k
+                a, b, c = map(float, raw)  # type: ignore[arg-type]
+                f = 0.0 + a * f0 + b * f1 + c * f2 - cf
+                x = 0.0 + a * x0 + b * x1 + c * x2 - cx
+                y = 0.0 + a * y0 + b * y1 + c * y2 - cy
+            else:
+                f = sum(map(mul, raw, self._kf)) - self._cf
+                x = sum(map(mul, raw, self._kx)) - self._cx
+                y = sum(map(mul, raw, self._ky)) - self._cy
+            j = self._jump
+            jm = self._jump_m
             if -j <= f - self.F <= j and -jm <= x - self.X <= jm and -jm <= y - self.Y <= jm:
                 self.F, self.X, self.Y = f, x, y
                 if self._model_ok:
-                    self._slow_f += 0.01 * (f - self._slow_f)
-                    if f - self._slow_f > 15.0 or f - self._slow_f < -15.0:
+                    slow = self._slow_f
+                    slow += 0.01 * (f - slow)
+                    self._slow_f = slow
+                    if f - slow > 15.0 or f - slow < -15.0:
                         self._model.observe(self.grams_of(raw))  # type: ignore[arg-type]
                 self.ok = raw  # type: ignore[assignment]
                 if self._runs:
                     self._runs = False
-                    self._rail = [0] * self.n
-                    self._dead = [0] * self.n
+                    self._rail = [0] * n
+                    self._dead = [0] * n
+                self._block.append(raw)
+                rows = self._rows = self._rows + 1
+                if rows >= self._due:
+                    return self._bookkeeping(t_ms, raw, None)
+                if self.faults:
+                    self._maybe_clear(t_ms)
+                return None
+            events = self._slow(t_ms, raw)
+        else:
+            self.suspect = False
+            self._block_clean = False
+            sub = self.substituted
+            if sub is not None:
+                # a failed cell's reading is not used
+                used = raw[:sub] + (0,) + raw[sub + 1:]
+                if self._clean and _BAD.isdisjoint(used):
+                    events = self._replaced(t_ms, used)
+                else:
+                    events = self._slow(t_ms, used)
             else:
                 events = self._slow(t_ms, raw)
-        else:
-            events = self._slow(t_ms, raw)
-        self._block.append(orig)  # type: ignore[arg-type]
+        self._block.append(raw)  # type: ignore[arg-type]
         self._rows += 1
-        if self._rows % self._stride == 0:
-            ev = self._stuck_check(t_ms, orig)
-            if ev:
-                events = (events or []) + ev
-        if self._rows >= self._block_n:
+        if self._rows >= self._due:
+            return self._bookkeeping(t_ms, raw, events)
+        if self.faults and events is None:
+            self._maybe_clear(t_ms)
+        return events
+
+    def _replaced(self, t_ms: int, used: tuple[int, ...]) -> list[dict] | None:
+        """A clean row while a failed cell is replaced by its estimate (its reading zeroed)."""
+        f = sum(map(mul, used, self._kf)) - self._cf
+        x = sum(map(mul, used, self._kx)) - self._cx
+        y = sum(map(mul, used, self._ky)) - self._cy
+        j, jm = self._jump, self._jump_m
+        if not (-j <= f - self.F <= j and -jm <= x - self.X <= jm and -jm <= y - self.Y <= jm):
+            return self._slow(t_ms, used)
+        self.F, self.X, self.Y = f, x, y
+        if self._model_ok:  # until the next noise block notices the replacement
+            self._slow_f += 0.01 * (f - self._slow_f)
+            if f - self._slow_f > 15.0 or f - self._slow_f < -15.0:
+                self._model.observe(self.grams_of(used))
+        self.ok = used  # type: ignore[assignment]
+        if self._runs:
+            self._runs = False
+            self._rail = [0] * self.n
+            self._dead = [0] * self.n
+        return None
+
+    def _bookkeeping(self, t_ms: int, raw: tuple[int | None, ...],
+                     events: list[dict] | None) -> list[dict] | None:
+        """The stuck check every ``_stride`` rows and the noise block every ``_block_n`` rows
+        (then the due row of the next one); finally the fault clearing of ``update``."""
+        rows = self._rows
+        stride = self._stride
+        if rows % stride == 0:
+            if self.substituted is None and _BAD.isdisjoint(raw) and not any(map(eq, raw, self._stuck_val)):
+                # the common case of ``_stuck_check``: every cell read a new code (no run of repeats)
+                self._stuck_val = list(raw)
+                self._same = [0] * self.n
+            else:
+                ev = self._stuck_check(t_ms, raw)
+                if ev:
+                    events = (events or []) + ev
+        block_n = self._block_n
+        if rows >= block_n:
             ev = self._noise_blocks(t_ms)
             if ev:
                 events = (events or []) + ev
+            rows = 0
+        due = (rows // stride + 1) * stride
+        self._due = due if due < block_n else block_n
         if self.faults and events is None:
             self._maybe_clear(t_ms)
         return events
 
     def _slow(self, t_ms: int, raw: tuple[int | None, ...]) -> list[dict] | None:
         """The careful per-cell path: missed reads, bad codes, jumps held for confirmation."""
+        self.suspect = False
         ok = list(self.ok)
         pending = self._pending
         events: list[dict] | None = None
@@ -219,6 +308,7 @@ class CellFilter:
                 for i, v in jumps:
                     pending[i] = v
         self._clean = all(self._init) and all(p is None for p in pending)
+        self._fast = self._clean and self.substituted is None
         self._runs = any(self._rail) or any(self._dead)
         self.ok = ok
         self._compute(ok)
@@ -226,6 +316,11 @@ class CellFilter:
 
     def _stuck_check(self, t_ms: int, raw: tuple[int | None, ...]) -> list[dict] | None:
         """Every ~100 ms: a cell whose raw code has not changed at all for ``stuck_ms`` is stuck."""
+        if self.substituted is None and _BAD.isdisjoint(raw) and not any(map(eq, raw, self._stuck_val)):
+            # the common case: every cell read, each a new code (any run of repeats ends)
+            self._stuck_val = list(raw)
+            self._same = [0] * self.n
+            return None
         events = None
         for i, v in enumerate(raw):
             if v is None or v in _BAD_CODES or i == self.substituted:
@@ -259,30 +354,64 @@ class CellFilter:
             return self._fault(i, t_ms, "disconnected")
         return None
 
-    def _noise_blocks(self, t_ms: int) -> list[dict]:
-        """Every second: robust per-cell noise (median |difference| of successive reads) and the
-        noisy-fault check. Physical loads move all cells together; noise is one cell's own, so a
-        cell is noisy when its noise is far above ``noisy_g`` and far above the other cells'."""
-        self._rows = 0
+    @property
+    def noise_g(self) -> list[float]:
+        """Robust per-cell noise sigma in grams, from the last noise block (0.0 before one)."""
+        if self._noise_g is None:
+            self._noise_g = self._sigmas(self._noise_cols)
+        return self._noise_g
+
+    def _sigmas(self, columns: list[tuple[int | None, ...]]) -> list[float]:
+        """Per-cell noise sigma of a block (one column of raw codes per cell): the median
+        |difference of successive reads|, which is 0.954 sigma for Gaussian noise."""
         sigmas = []
-        block = self._block[::3] if len(self._block) >= 48 else self._block  # every third row suffices
-        self._block = []
-        for i in range(self.n):
+        for i, col in enumerate(columns):
             scale = abs(self._inv[i])
-            col = [r[i] for r in block]
+            if _BAD.isdisjoint(col):
+                # scaling by a positive constant keeps the order: scale the median only
+                steps = sorted(map(abs, map(minus, col[1:], col)))
+                sigmas.append(steps[len(steps) // 2] * scale / 0.954 if len(steps) >= 4 else 0.0)
+                continue
             diffs = sorted(abs(b - a) * scale for a, b in zip(col, col[1:], strict=False)
                            if a is not None and b is not None and a not in _BAD_CODES and b not in _BAD_CODES)
-            # median |difference of two reads| = 0.954 sigma for Gaussian noise
             sigmas.append(diffs[len(diffs) // 2] / 0.954 if len(diffs) >= 4 else 0.0)
-        self.noise_g = sigmas
+        return sigmas
+
+    def _noise_blocks(self, t_ms: int) -> list[dict]:
+        """Every second: robust per-cell noise (``noise_g``) and the noisy-fault check. Physical
+        loads move all cells together; noise is one cell's own, so a cell is noisy when its noise
+        is far above ``noisy_g`` and far above the other cells'."""
+        self._rows = 0
+        block = self._block[::3] if len(self._block) >= 48 else self._block  # every third row suffices
+        self._block = []
+        clean = self._block_clean  # every row of the block was read in full, with no suspicious code
+        self._block_clean = True
+        columns = list(zip(*block, strict=True)) if block else [()] * self.n
+        self._noise_cols = columns
+        self._noise_g = None
+        noisy_g = self._s.noisy_g
+        for col, scale in zip(columns, self._scale, strict=True):
+            # no step of a column exceeds its range: a small range bounds its median step, so
+            # its sigma is certainly below ``noisy_g`` (then ``noise_g`` is computed on demand)
+            if not clean or not col or (max(col) - min(col)) * scale / 0.954 >= noisy_g:
+                break
+        else:
+            self._model_ok = self.n >= 4 and self.substituted is None
+            self._noisy_run = [0] * self.n
+            return []
+        sigmas = self.noise_g
+        loudest = max(sigmas)
         # learn the stand-in model only while every cell is healthy
-        self._model_ok = self.n >= 4 and self.substituted is None and max(sigmas) < self._s.noisy_g
+        self._model_ok = self.n >= 4 and self.substituted is None and loudest < noisy_g
+        if loudest <= noisy_g:  # no cell above the noisy threshold: the loop below would clear all runs
+            self._noisy_run = [0] * self.n
+            return []
         events = []
         for i, sigma in enumerate(sigmas):
             others = sorted(sigmas[:i] + sigmas[i + 1:])
             # physical loads (a trembling hand) move several cells at once: a noisy cell stands alone
             loudest_other = others[-1] if others else 0.0
-            if sigma > self._s.noisy_g * (1 if others else 3) and sigma > 5.0 * loudest_other:
+            if sigma > noisy_g * (1 if others else 3) and sigma > 5.0 * loudest_other:
                 self._noisy_run[i] += 1
                 if self._noisy_run[i] >= self._noisy_blocks:
                     ev = self._fault(i, t_ms, "noisy")
@@ -304,10 +433,10 @@ class CellFilter:
     def _maybe_clear(self, t_ms: int) -> None:
         """Forget faults of cells that have behaved for ``fault_clear_ms``."""
         limit = self._s.fault_clear_ms
+        runs = {"stuck": self._same, "saturated": self._rail, "disconnected": self._dead,
+                "noisy": self._noisy_run}
         for i in list(self.faults):
             kind = self.faults[i]
-            runs = {"stuck": self._same, "saturated": self._rail, "disconnected": self._dead,
-                    "noisy": self._noisy_run}
             bad = runs[kind][i] > 0
             if bad:
                 self._fault_bad_t[i] = t_ms

@@ -115,19 +115,9 @@ class Pipeline:
             raise ValueError(f"sample at t_ms={t} has {len(raw)} cells, the header has {cells.n}")
         self._t = t
         faults = cells.update(t, raw)
-        if cells.remapped is not None:
-            cells.remapped = None
-            self._resync()
-        if cells.faults and (cells.substituted is None or len(cells.faults) > 1):
-            # a failed cell that cannot be replaced: the table cannot weigh; say nothing but faults
-            # (and start afresh once the cells behave again)
-            if not self._degraded:
-                self._degraded = True
-                self._resync()
+        # a cell is only replaced (``remapped``) on a row that reports its fault
+        if (faults is not None or cells.faults or self._degraded) and self._fault_gate():
             return list(faults) if faults else []
-        if self._degraded:
-            self._degraded = False
-            self._resync()
         F, X, Y = cells.F, cells.X, cells.Y
         pf, px, py, pt = self._push
         pf(F)
@@ -140,17 +130,19 @@ class Pipeline:
         fY = self._fY = self._fY + a * (Y - self._fY)
         n = self._n = self._n + 1
         if self._state is STILL and n > self._warm:
-            dF = fF - self._bF
+            bF = self._bF
             trig = self._trig_f
-            if -trig <= dF <= trig:
-                dX = fX - self._bX
-                dY = fY - self._bY
+            if -trig <= fF - bF <= trig:
+                bX = self._bX
+                bY = self._bY
+                dX = fX - bX
+                dY = fY - bY
                 if dX * dX + dY * dY <= self._trig_m2:
                     # the cheap path while still: the baseline follows slow drift
                     b = self._a_base
-                    self._bF += b * (F - self._bF)
-                    self._bX += b * (X - self._bX)
-                    self._bY += b * (Y - self._bY)
+                    self._bF = bF + b * (F - bF)
+                    self._bX = bX + b * (X - bX)
+                    self._bY = bY + b * (Y - bY)
                     if n & 3 == 0:
                         self._still_upkeep(F, X, Y)
                     return faults or []
@@ -158,11 +150,29 @@ class Pipeline:
             self._start_segment(out)
             return out
         out = list(faults) if faults else []
-        if self._n <= self._warm:
+        if n <= self._warm:
             self._warm_up(F, X, Y)
             return out
         self._segment_step(out)
         return out
+
+    def _fault_gate(self) -> bool:
+        """After a cell fault: re-learn the level when a cell was replaced or recovered; True when
+        a failed cell cannot be replaced (the table cannot weigh: say nothing but faults)."""
+        cells = self._cells
+        if cells.remapped is not None:
+            cells.remapped = None
+            self._resync()
+        if cells.faults and (cells.substituted is None or len(cells.faults) > 1):
+            # start afresh once the cells behave again
+            if not self._degraded:
+                self._degraded = True
+                self._resync()
+            return True
+        if self._degraded:
+            self._degraded = False
+            self._resync()
+        return False
 
     def finish(self) -> list[dict]:
         """Flush at the end of the stream: report what a still level would have confirmed."""
@@ -251,16 +261,21 @@ class Pipeline:
     def _still_upkeep(self, F: float, X: float, Y: float) -> None:
         """Every 4th still sample: noise estimate, empty-disc zero (drift), trigger thresholds."""
         d = abs(F - self._hF[-2])
-        dm = math.hypot(X - self._hX[-2], Y - self._hY[-2])
-        if d < 8.0 * self.sigma_f() + 0.5:
-            self._noise += 0.008 * (d - self._noise)
+        noise = self._noise
+        sigma_f = noise / 1.128  # sigma_f() (max() is a costly call here)
+        if d < 8.0 * (sigma_f if sigma_f > 0.02 else 0.02) + 0.5:
+            dm = math.hypot(X - self._hX[-2], Y - self._hY[-2])
+            self._noise = noise + 0.008 * (d - noise)
             self._noise_m += 0.008 * (dm - self._noise_m)
-        if not self.pawns and abs(self._bF - self._zF) < self._judge.zero_tol_g(self):
-            # the disc is known to be empty and still: re-zero slowly (drift)
-            a = 4.0 * self._a_base
-            self._zF += a * (self._bF - self._zF)
-            self._zX += a * (self._bX - self._zX)
-            self._zY += a * (self._bY - self._zY)
+        if not self.pawns:
+            bF = self._bF
+            zF = self._zF
+            if abs(bF - zF) < self._judge.zero_tol_g(self):
+                # the disc is known to be empty and still: re-zero slowly (drift)
+                a = 4.0 * self._a_base
+                self._zF = zF + a * (bF - zF)
+                self._zX += a * (self._bX - self._zX)
+                self._zY += a * (self._bY - self._zY)
         self._tilt = 0.0
         if self._n & 63 == 0:
             self._update_thresholds()
