@@ -19,13 +19,13 @@ from companion.sensing.falls import Pawn
 from companion.sensing.release import ReleaseLimits, ReleaseWatch
 from companion.sensing.segments import SegmentJudge
 from companion.sensing.settings import SensingSettings
+from companion.sensing.tips import TipDetectors
 from companion.sensing.trace import Sample, TraceHeader
 
 STILL, ACTIVE, TIPPED = "still", "active", "tipped"
-TIP_AFTER_PUSH_MS = 80  # no moment tip this soon after a press (its transient is in the smoothed signals)
 
 
-class Pipeline:
+class Pipeline(TipDetectors):
     """Turns samples into sensed events; ``feed`` one sample at a time, ``finish`` at the end."""
 
     def __init__(self, header: TraceHeader, *, settings: SensingSettings | None = None) -> None:
@@ -305,29 +305,6 @@ class Pipeline:
         else:
             self._trig_m2 = math.inf
 
-    def _track_window_noise(self) -> None:
-        """How far a short window's mean moment strays from the still baseline: the noise the
-        release watch must clear. Measured, not derived from the per-sample noise, because slow
-        (1/f) noise and vibration do not average out over a few samples."""
-        n = self._win_n
-        m = len(self._hX)
-        if m < n or self._state is not STILL or self._n <= self._warm:
-            return
-        k = 1.0 / n
-        dx = sum(islice(self._hX, m - n, m)) * k - self._bX
-        dy = sum(islice(self._hY, m - n, m)) * k - self._bY
-        d2 = 0.5 * (dx * dx + dy * dy)
-        floor = self.sigma_m() ** 2 * k
-        if self._win_var <= 0.0:
-            self._win_var = max(d2, floor)
-        elif d2 < 25.0 * self._win_var:  # a window that caught a bump is no noise sample
-            self._win_var += 0.05 * (d2 - self._win_var)
-        self._win_var = max(self._win_var, floor)
-
-    def window_sigma_m(self) -> float:
-        """Noise (g·mm, per axis) of the mean moment over the release watch's window."""
-        return math.sqrt(self._win_var) if self._win_var > 0.0 else self.sigma_m()
-
     def _fast_gain(self) -> float:
         """Noise of the fast EMA relative to one sample."""
         a = self._a_fast
@@ -404,111 +381,6 @@ class Pipeline:
         if events is not None:
             out.extend(events)
 
-    def _tip_possible(self) -> bool:
-        """Can the disc be going over now? Not while a hand or finger presses on it or lifts it
-        (the force far from the base: it holds the disc), and not within ``tip_refractory_ms`` of
-        a tip episode (the disc righting itself swings the moment too) unless a pawn was placed
-        since."""
-        if self._t < self._no_tip_until:
-            return False
-        push = self._hF[-1] - self._judge.base[0]
-        if abs(push) > self._tip_max_push:
-            self._pushed_t = self._t
-        if self._t - self._pushed_t < TIP_AFTER_PUSH_MS:
-            return False  # the smoothed signals still carry the press that just ended
-        on_disc = sum(p.mass_g for p in self.pawns)
-        return -(on_disc + self._tip_max_push) <= push <= self._tip_max_push
-
-    def _released_off_level(self) -> bool:
-        """The release watch (``release.py``): a finger just let go of a pawn and the level is far
-        from where the press put it, with the force quiet and one pawn heavier."""
-        j = self._judge
-        if self._release is None or j.press_w <= 0 or j.cur_ep is not None or \
-                self._t < self._no_tip_until:
-            return False
-        w = j.press_w
-        press = (w, j.press_x / w, j.press_y / w)
-        off = self._release.step(press, j.base, (self._hF[-1], self._hX[-1], self._hY[-1]),
-                                 (self._zX, self._zY), self._pawn_range, self.sigma_f(),
-                                 self.window_sigma_m())
-        return off != 0.0 and not self._cells.suspect and self._n >= self._suspect_until
-
-    def tip_episode_over(self, t: int) -> None:
-        """A tip episode ended at ``t`` (settled): start the refractory window."""
-        self._no_tip_until = t + int(self.settings.tip_refractory_ms)
-
-    def pawn_placed(self) -> None:
-        """A placement was judged on a level disc: a new tip is possible again."""
-        self._no_tip_until = -1
-
-    def _quiet(self) -> bool:
-        """The total force has been nearly constant over the last ``tip_quiet_ms``."""
-        h = self._hF
-        n = len(h)
-        recent = list(islice(h, max(0, n - self._quiet_n), n))
-        return max(recent) - min(recent) <= max(self._quiet_g, 6.0 * self.sigma_f())
-
-    def _tip_threshold(self) -> float:
-        """Unexplained moment (g*mm) that means a tip: a floor, raised on noisy tables."""
-        k = math.sqrt(1.0 / self._ref_n + 1.0 / self._cur_n)  # noise of the lagged difference
-        return max(self.settings.tip_excess_gmm, self.settings.tip_sigmas * k * self.sigma_m())
-
-    def _lag_excess(self) -> float:
-        """Unexplained moment change against a quiet reference ``tip_lag_ms`` ago (the load after
-        a finger let go, which the still baseline before the segment does not include)."""
-        lag, k = self._lag_n, self._ref_n
-        h = self._hF
-        if len(h) < lag + k + self._cur_n:
-            return 0.0
-        n = len(h)
-        a, b = n - lag - k, n - lag
-        ref_f = list(islice(h, a, b))
-        if max(ref_f) - min(ref_f) > max(self.settings.still_tol_min_g, 4.0 * self.sigma_f()):
-            self._ref = None
-            return 0.0
-        hx, hy = self._hX, self._hY
-        rf = sum(ref_f) / k
-        rx = sum(islice(hx, a, b)) / k
-        ry = sum(islice(hy, a, b)) / k
-        self._ref = (rf, rx, ry)
-        c = self._cur_n
-        cf = sum(islice(h, n - c, n)) / c
-        cx = sum(islice(hx, n - c, n)) / c
-        cy = sum(islice(hy, n - c, n)) / c
-        excess = math.hypot(cx - rx, cy - ry) - self._judge.lever_mm * abs(cf - rf)
-        if excess > 0 and (cx - rx) * (cx - self._zX) + (cy - ry) * (cy - self._zY) < 0:
-            return -excess  # the load moves inwards: a disc righting itself, not tipping
-        return excess
-
-    def _rim_strike(self) -> bool:
-        """A tipping disc's rim strikes its stop: a short force pulse (<= ``strike_ms``) whose
-        centre of pressure is at the rim, back to the reference right after. Returns True when
-        such a pulse has just ended."""
-        ref = self._ref
-        if ref is None:
-            self._strike = None
-            return False
-        f = self._hF[-1] - ref[0]
-        s = self.settings
-        if self._strike is not None:
-            t0, peak = self._strike
-            if f <= max(1.5, 4.0 * self.sigma_f(), 0.3 * peak):
-                self._strike = None
-                return True
-            if self._t - t0 > s.strike_ms:
-                self._strike = None
-            elif f > peak:
-                self._strike = (t0, f)
-            return False
-        lo = max(s.strike_min_g, 10.0 * self.sigma_f())
-        if f < lo or len(self._hF) < 2 or self._hF[-2] - ref[0] >= lo:
-            return False  # a strike rises from the quiet level (not the tail of a finger press)
-        r = math.hypot(self._hX[-1] - ref[1], self._hY[-1] - ref[2]) / f
-        if r >= s.strike_rim_frac * self.header.layout.radius_mm:
-            self._strike = (self._t, f)
-        return False
-
-    # used by SegmentJudge ------------------------------------------------------------
     def window(self, n: int) -> tuple[list[float], list[float], list[float], list[int]] | None:
         """The last ``n`` samples of force, moments and times (None if fewer are buffered)."""
         if len(self._hF) < n:
@@ -517,6 +389,13 @@ class Pipeline:
         k = m - n
         return (list(islice(self._hF, k, m)), list(islice(self._hX, k, m)), list(islice(self._hY, k, m)),
                 list(islice(self._hT, k, m)))
+
+    def window_f(self, n: int) -> list[float] | None:
+        """The last ``n`` samples of the total force (None if fewer are buffered)."""
+        m = len(self._hF)
+        if m < n:
+            return None
+        return list(islice(self._hF, m - n, m))
 
     @property
     def still_n(self) -> int:

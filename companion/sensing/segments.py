@@ -229,14 +229,15 @@ class SegmentJudge(FallReader):
         n = self.tip_settle_n if tipped else pipe.still_n
         if self.cand is not None:
             n = max(n, min(self.level_n, self.cand[1] + 1))
-        w = pipe.window(n)
-        if w is None:
+        fs = pipe.window_f(n)
+        if fs is None:
             return None
-        fs, xs, ys, ts = w
         tol_f = max(self.s.still_tol_min_g, self.s.still_tol_sigmas * pipe.sigma_f())
-        tol_m = max(150.0, self.s.still_tol_sigmas * pipe.sigma_m())
-        still = max(fs) - min(fs) <= tol_f and (
-            not self.positional or (max(xs) - min(xs) <= tol_m and max(ys) - min(ys) <= tol_m))
+        still = max(fs) - min(fs) <= tol_f
+        if still:  # the moments only when the force is still (the usual case inside a press is not)
+            _, xs, ys, ts = pipe.window(n)  # type: ignore[misc]
+            tol_m = max(150.0, self.s.still_tol_sigmas * pipe.sigma_m())
+            still = not self.positional or (max(xs) - min(xs) <= tol_m and max(ys) - min(ys) <= tol_m)
         if not still:
             self.still_since = None
             if self.cand is not None:
