@@ -143,6 +143,17 @@ class Table:
         return f, f * x, f * y
 
     # ----- rendering ------------------------------------------------------------------------
+    def run(self, seconds: float) -> list[dict]:
+        """Feed ``seconds`` of this table through a fresh ``Pipeline``; the events it reports."""
+        from companion.sensing.pipeline import Pipeline
+
+        pipe = Pipeline(self.header)
+        events: list[dict] = []
+        for s in self.samples(seconds):
+            events.extend(pipe.feed(s))
+        events.extend(pipe.finish())
+        return events
+
     def samples(self, seconds: float) -> list[Sample]:
         """Render ``seconds`` of raw samples."""
         rng = random.Random(self.seed + 1)

@@ -8,7 +8,6 @@ import pytest
 
 from companion.sensing.falls import Pawn, decompose, decompose_steps, prefer_steps
 from companion.sensing.fallwatch import Staircase
-from companion.sensing.pipeline import Pipeline
 
 MASSES = {"small": 2.0, "medium": 4.0, "large": 8.0}  # near multiples on purpose
 TOL = 1.0  # still tolerance of the force (g)
@@ -97,13 +96,6 @@ def test_steps_that_weigh_clearly_wrong_give_way_to_the_whole_reading() -> None:
     assert prefer_steps(10.0, whole, steps, 0.1) is whole
 
 
-def run(tab, seconds: float) -> list[dict]:
-    pipe = Pipeline(tab.header)
-    events: list[dict] = []
-    for s in tab.samples(seconds):
-        events.extend(pipe.feed(s))
-    events.extend(pipe.finish())
-    return events
 
 
 def tip_load(t: float, falls: list[tuple[float, float, float, float]], on_base: tuple | None = None,
@@ -147,7 +139,7 @@ def test_two_falls_in_quick_succession_are_read_step_by_step(table) -> None:
     tab.place(8.0, "medium", 120.0, -20.0, mass=4.2)
     tab.place(11.0, "small", 20.0, 40.0, mass=2.1)
     tab.loads.append(tip_load(14.0, [(4.2, 110.0, 30.0, 14.5), (4.2, 120.0, -20.0, 14.68)]))
-    events = run(tab, 20.0)
+    events = tab.run(20.0)
     assert [e["event"] for e in events][4] == "tipped"
     fell = [e for e in events if e["event"] == "fell"]
     total = {k: sum(e["pawns"][k] for e in fell) for k in MASSES}
@@ -161,7 +153,7 @@ def test_pawn_landing_on_the_base_plate_is_reported_fallen(table) -> None:
     tab.place(8.0, "large", -40.0, 10.0)
     tab.loads.append(tip_load(11.0, [(4.6, 110.0, 30.0, 11.5)],
                               on_base=(2.1, 120.0, -20.0, 12.0, 165.0, -25.0, 0.08)))
-    events = run(tab, 17.0)
+    events = tab.run(17.0)
     assert "tipped" in [e["event"] for e in events]
     fell = [e for e in events if e["event"] == "fell"]
     total = {k: sum(e["pawns"][k] for e in fell) for k in MASSES}
@@ -175,5 +167,5 @@ def test_falls_after_a_tip_at_10_hz_are_not_confident(table) -> None:
     tab.place(2.0, "medium", 110.0, 30.0)
     tab.place(5.0, "small", 120.0, -20.0)
     tab.loads.append(tip_load(8.0, [(4.6, 110.0, 30.0, 8.5), (2.1, 120.0, -20.0, 9.2)]))
-    fell = [e for e in run(tab, 14.0) if e["event"] == "fell"]
+    fell = [e for e in tab.run(14.0) if e["event"] == "fell"]
     assert fell and all(e.get("confident") is False for e in fell)

@@ -9,15 +9,6 @@ import pytest
 from companion.sensing.pipeline import Pipeline
 
 
-def run(tab, seconds: float) -> list[dict]:
-    pipe = Pipeline(tab.header)
-    events: list[dict] = []
-    for s in tab.samples(seconds):
-        events.extend(pipe.feed(s))
-    events.extend(pipe.finish())
-    return events
-
-
 def polar(r: float, deg: float) -> tuple[float, float]:
     return r * math.cos(math.radians(deg)), r * math.sin(math.radians(deg))
 
@@ -33,7 +24,7 @@ def test_placement_size_zone_number(table, size: str, zone: str, number: int, de
     tab = table(noise_g=0.2)
     x, y = polar(r, deg)
     release = tab.place(2.0, size, x, y, press_g=150)
-    events = run(tab, 6.0)
+    events = tab.run(6.0)
     assert kinds(events) == ["placed"]
     ev = events[0]
     assert (ev["size"], ev["zone"], ev["number"]) == (size, zone, number)
@@ -45,7 +36,7 @@ def test_placement_size_zone_number(table, size: str, zone: str, number: int, de
 def test_pawn_on_a_line_has_no_zone(table) -> None:
     tab = table(noise_g=0.05)
     tab.place(2.0, "large", *polar(97.0, 100))  # on the ring line between 4 and 5
-    events = run(tab, 5.0)
+    events = tab.run(5.0)
     assert kinds(events) == ["placed"]
     assert events[0]["zone"] is None and events[0]["number"] is None
 
@@ -53,7 +44,7 @@ def test_pawn_on_a_line_has_no_zone(table) -> None:
 def test_one_cell_gives_mass_only(table) -> None:
     tab = table(cells=1)
     tab.place(2.0, "medium", 50.0, 20.0)
-    events = run(tab, 5.0)
+    events = tab.run(5.0)
     assert kinds(events) == ["placed"]
     assert events[0]["size"] == "medium"
     assert events[0]["x_mm"] is None and events[0]["zone"] is None and events[0]["number"] is None
@@ -66,7 +57,7 @@ def test_sequence_of_placements_any_table(table, rate: float, cells: int) -> Non
     spots = [("small", 30, 60), ("large", 200, 110), ("medium", 290, 40), ("small", 100, 130)]
     for i, (size, deg, r) in enumerate(spots):
         tab.place(2.0 + 4.0 * i, size, *polar(r, deg))
-    events = run(tab, 20.0)
+    events = tab.run(20.0)
     assert [e["size"] for e in events if e["event"] == "placed"] == [s for s, _, _ in spots]
     assert kinds(events) == ["placed"] * 4
 
@@ -74,7 +65,7 @@ def test_sequence_of_placements_any_table(table, rate: float, cells: int) -> Non
 def test_glitches_missed_reads_and_gaps_cause_no_events(table) -> None:
     tab = table(noise_g=0.2, glitch_prob=1 / 200, miss_prob=1 / 100, gap_prob=1 / 100)
     tab.place(5.0, "small", *polar(60, 45))
-    events = run(tab, 40.0)
+    events = tab.run(40.0)
     assert kinds(events) == ["placed"]
     assert events[0]["size"] == "small"
 
@@ -84,14 +75,14 @@ def test_bumps_are_no_events(table) -> None:
     tab.place(2.0, "medium", *polar(60, 10))
     for k in range(6):
         tab.bump(6.0 + 3.0 * k, amp=10.0 + 6 * k)
-    events = run(tab, 26.0)
+    events = tab.run(26.0)
     assert kinds(events) == ["placed"]
 
 
 def test_hand_reported_when_it_ends(table) -> None:
     tab = table(noise_g=0.1)
     tab.hand(3.0, 1.5, 300.0, *polar(100, 200))
-    events = run(tab, 8.0)
+    events = tab.run(8.0)
     assert kinds(events) == ["hand", "settled"]
     assert events[0]["t_ms"] >= 4500
     assert 1200 <= events[0]["duration_ms"] <= 1800
@@ -100,13 +91,13 @@ def test_hand_reported_when_it_ends(table) -> None:
 def test_lifting_hand(table) -> None:
     tab = table(noise_g=0.1)
     tab.hand(3.0, 2.0, -60.0, *polar(140, 300))
-    assert kinds(run(tab, 8.0)) == ["hand", "settled"]
+    assert kinds(tab.run(8.0)) == ["hand", "settled"]
 
 
 def test_finger_press_belongs_to_placed_not_hand(table) -> None:
     tab = table(noise_g=0.1)
     tab.place(2.0, "large", *polar(80, 80), press_g=200, press_s=0.5)
-    assert kinds(run(tab, 6.0)) == ["placed"]
+    assert kinds(tab.run(6.0)) == ["placed"]
 
 
 def test_removed(table) -> None:
@@ -114,7 +105,7 @@ def test_removed(table) -> None:
     x, y = polar(70, 250)
     tab.place(2.0, "medium", x, y)
     tab.remove(6.0, "medium", x, y)
-    events = run(tab, 10.0)
+    events = tab.run(10.0)
     assert kinds(events) == ["placed", "removed"]
     assert events[1]["size"] == "medium"
 
@@ -125,7 +116,7 @@ def test_tip_detected_fast_then_falls_and_settled(table) -> None:
     for i, (size, x, y) in enumerate(pawns):
         tab.place(2.0 + 3.0 * i, size, x, y)
     tab.tip(12.0, pawns[:2])
-    events = run(tab, 18.0)
+    events = tab.run(18.0)
     assert kinds(events) == ["placed", "placed", "placed", "tipped", "fell", "settled"]
     tipped = events[3]
     assert 12000 <= tipped["t_ms"] <= 12100
@@ -138,7 +129,7 @@ def test_tip_detected_fast_then_falls_and_settled(table) -> None:
 def test_faults_reported_within_5_s(table, kind: str) -> None:
     tab = table(noise_g=0.1)
     tab.fault(4.0, 2, kind)
-    events = [e for e in run(tab, 12.0) if e["event"] == "fault"]
+    events = [e for e in tab.run(12.0) if e["event"] == "fault"]
     assert events, "no fault reported"
     assert (events[0]["cell"], events[0]["kind"]) == (2, kind)
     assert 4000 <= events[0]["t_ms"] <= 9000
@@ -146,13 +137,13 @@ def test_faults_reported_within_5_s(table, kind: str) -> None:
 
 def test_slow_drift_on_an_empty_disc_is_no_event(table) -> None:
     tab = table(noise_g=0.1, drift_g_per_min=3.0)
-    assert run(tab, 120.0) == []
+    assert tab.run(120.0) == []
 
 
 def test_placement_after_drift(table) -> None:
     tab = table(noise_g=0.1, drift_g_per_min=2.0)
     tab.place(60.0, "small", *polar(60, 100))
-    events = run(tab, 65.0)
+    events = tab.run(65.0)
     assert kinds(events) == ["placed"]
     assert events[0]["size"] == "small"
 
@@ -187,7 +178,7 @@ def test_failed_cell_is_replaced_and_weighing_goes_on(table) -> None:
     tab.fault(15.0, 1, "stuck")
     tab.place(20.0, "medium", *polar(90, 100), press_g=120)
     tab.place(24.0, "large", *polar(60, 200), press_g=120)
-    events = run(tab, 28.0)
+    events = tab.run(28.0)
     faults = [e for e in events if e["event"] == "fault"]
     assert [(e["cell"], e["kind"]) for e in faults] == [(1, "stuck")]
     placed = [e for e in events if e["event"] == "placed"]
@@ -200,7 +191,7 @@ def test_glitch_during_a_press_is_not_taken_as_load(table) -> None:
     tab = table(noise_g=0.1, glitch_prob=1 / 30)
     tab.place(2.0, "medium", *polar(80, 30), press_g=180, press_s=0.5)
     tab.place(6.0, "small", *polar(50, 200), press_g=60, press_s=0.3)
-    events = run(tab, 10.0)
+    events = tab.run(10.0)
     assert [(e["event"], e["size"]) for e in events] == [("placed", "medium"), ("placed", "small")]
 
 
@@ -214,7 +205,7 @@ def test_lifting_hand_with_many_pawns_is_no_fall_and_tracking_goes_on(table, rat
     hx, hy = polar(145, 60)  # a steady lift that fits several pawns, but there was no tip
     tab.loads.append(lambda s: tab._point(s, 24.0, 26.7, 0.15, -30.0, hx, hy, tremor=0.0))
     tab.place(31.0, "large", *polar(100, 160))
-    events = run(tab, 36.0)
+    events = tab.run(36.0)
     assert "fell" not in kinds(events) and "removed" not in kinds(events)
     assert kinds(events) == ["placed"] * 8 + ["hand", "settled", "placed"]
     assert events[-1]["size"] == "large" and events[-1]["t_ms"] >= 31000
@@ -229,4 +220,4 @@ def test_heavy_hand_moving_on_the_disc_is_no_tip(table) -> None:
         return f, f * r, 0.0
 
     tab.loads.append(sliding_hand)
-    assert kinds(run(tab, 10.0)) == ["hand", "settled"]
+    assert kinds(tab.run(10.0)) == ["hand", "settled"]

@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from companion.sensing.pipeline import Pipeline
 from companion.sensing.release import ReleaseLimits, ReleaseWatch
 
 LIMITS = ReleaseLimits(skip_n=2, window_n=6, min_n=3, watch_n=20, aim_mm=8.0, floor_gmm=45.0,
@@ -91,12 +90,6 @@ def test_new_press_restarts_the_watch() -> None:
 
 
 # ---- in the pipeline, on the scripted table of conftest --------------------------------------
-def run(tab, seconds: float) -> list[dict]:
-    pipe = Pipeline(tab.header)
-    events: list[dict] = []
-    for s in tab.samples(seconds):
-        events.extend(pipe.feed(s))
-    return events
 
 
 def pinned_after(release: float, deficit: float, x: float, y: float, rim_s: float):  # noqa: ANN201
@@ -117,7 +110,7 @@ def test_release_that_tips_the_disc_is_reported_quickly(table, rate: float) -> N
     tab.place(2.0, "medium", 60.0, -30.0)
     release = tab.place(5.0, "large", 130.0, 20.0)
     tab.loads.append(pinned_after(release, 250.0, 130.0, 20.0, 0.7))
-    events = run(tab, 7.0)
+    events = tab.run(7.0)
     tips = [e for e in events if e["event"] == "tipped"]
     assert tips, events
     latency = tips[0]["t_ms"] - release * 1000
@@ -134,7 +127,7 @@ def test_ordinary_releases_are_no_tips(table, seed: int) -> None:
         r = rng.uniform(30, 140)
         a = rng.uniform(0, 2 * math.pi)
         tab.place(1.0 + 2.0 * i, rng.choice(["small", "medium", "large"]), r * math.cos(a), r * math.sin(a))
-    events = run(tab, 18.0)
+    events = tab.run(18.0)
     assert [e["event"] for e in events] == ["placed"] * 8
 
 
@@ -145,7 +138,7 @@ def test_tipping_pawn_read_while_the_disc_moves_is_not_confident(table) -> None:
     tab.place(2.0, "small", -40.0, 30.0)
     release = tab.place(5.0, "large", 125.0, 10.0)
     tab.tip(release + 0.05, [("large", 125.0, 10.0)])
-    events = run(tab, 10.0)
+    events = tab.run(10.0)
     kinds = [e["event"] for e in events]
     assert "tipped" in kinds, events
     placed = [e for e in events if e["event"] == "placed"]
