@@ -42,6 +42,9 @@ class Pipeline(TipDetectors):
         self._a_base = 1.0 - math.exp(-dt / s.baseline_tau_ms)
         self._still_n = max(s.still_min_samples, round(s.still_ms / dt))
         self._tip_n = max(1, round(s.tip_confirm_ms / dt))
+        # at low rates (10 Hz) one reading against one reading 100 ms older can be a single swing
+        # of a knocked table: a tip seen only by that lagged test must be seen again
+        self._lag_tip_n = max(self._tip_n, 2 if dt >= s.tip_lag_two_from_ms else 1)
         self._lag_n = max(1, round(s.tip_lag_ms / dt))
         self._ref_n = max(1, round(s.tip_ref_ms / dt))
         self._cur_n = max(1, round(s.tip_cur_ms / dt))
@@ -323,8 +326,10 @@ class Pipeline(TipDetectors):
         excess = math.hypot(bx, by) - self._judge.lever_mm * abs(self._fF - self._bF)
         if bx * (self._fX - self._zX) + by * (self._fY - self._zY) < 0:
             excess = min(excess, 0.0)  # moving inwards is no tip
+        excess_fast = excess
         strike = False
         tipped = self._state == TIPPED
+        lag = 0.0
         if self._positional:
             lag = self._lag_excess()
             if tipped:
@@ -351,6 +356,7 @@ class Pipeline(TipDetectors):
         if self._cells.suspect:
             self._suspect_until = self._n + self._mute_n
         thr = self._tip_threshold()
+        need = self._lag_tip_n if lag > thr >= excess_fast else self._tip_n
         if excess > thr:
             if self._exceed_t is None:
                 self._exceed_t = self._t
@@ -370,7 +376,7 @@ class Pipeline(TipDetectors):
             excess = 0.0
         if not tipped and self._positional and (excess > thr or strike):
             self._tip_run += 1
-            if self._tip_run >= self._tip_n or strike:
+            if self._tip_run >= need or strike:
                 self._state = TIPPED
                 out.extend(self._judge.before_tip(self, self._t))
                 out.append({"event": "tipped", "t_ms": self._t})

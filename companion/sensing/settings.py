@@ -42,6 +42,7 @@ class SensingSettings:
     tip_sigmas: float = 6.0  # ... and at least this many moment-noise sigmas
     tip_confirm_ms: float = 12.0  # the excess must persist this long (>= 1 sample)
     tip_lag_ms: float = 100.0  # the quiet reference for the excess is this old
+    tip_lag_two_from_ms: float = 50.0  # readings this far apart (<= 20 Hz): that test needs two in a row
     tip_ref_ms: float = 50.0  # ... averaged over this long
     tip_cur_ms: float = 25.0  # the current value is averaged over this long
     tip_persist_ms: float = 150.0  # ... unless the excess has lasted this long (a bump cannot)

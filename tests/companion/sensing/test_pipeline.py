@@ -221,3 +221,27 @@ def test_heavy_hand_moving_on_the_disc_is_no_tip(table) -> None:
 
     tab.loads.append(sliding_hand)
     assert kinds(tab.run(10.0)) == ["hand", "settled"]
+
+
+def test_knock_rocking_two_readings_at_10_hz_is_no_tip(table) -> None:
+    """At 10 Hz a knocked table can swing the moment one way in one reading and the other way in
+    the next: the second against the first looks like the load moving out, for one reading."""
+    tab = table(rate_hz=10.0, noise_g=0.1)
+    tab.place(2.0, "medium", *polar(60, 10))
+    x, y = polar(120.0, 10)
+
+    def rock(s: float) -> tuple[float, float, float]:
+        k = -1.0 if 8.03 <= s < 8.11 else (1.0 if 8.13 <= s < 8.21 else 0.0)
+        return 0.0, k * x, k * y
+    tab.loads.append(rock)
+    assert kinds(tab.run(14.0)) == ["placed"]
+
+
+def test_lasting_moment_shift_at_10_hz_is_a_tip(table) -> None:
+    tab = table(rate_hz=10.0, noise_g=0.1)
+    tab.place(2.0, "medium", *polar(60, 10))
+    x, y = polar(1.0, 10)
+    tab.loads.append(lambda s: (0.0, 500.0 * x, 500.0 * y) if s >= 8.03 else (0.0, 0.0, 0.0))
+    events = tab.run(14.0)
+    assert "tipped" in kinds(events)
+    assert next(e["t_ms"] for e in events if e["event"] == "tipped") <= 8300
