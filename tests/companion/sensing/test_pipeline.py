@@ -245,3 +245,25 @@ def test_lasting_moment_shift_at_10_hz_is_a_tip(table) -> None:
     events = tab.run(14.0)
     assert "tipped" in kinds(events)
     assert next(e["t_ms"] for e in events if e["event"] == "tipped") <= 8300
+
+
+@pytest.mark.parametrize("gap_s", [0.45, 0.7, 0.9])
+def test_pawn_set_down_soon_after_another_at_10_hz_is_not_lost(table, gap_s: float) -> None:
+    """Two noisy levels at 10 Hz can put a pawn's step just outside every size's tolerance:
+    the pawn is still reported (the nearest size, not confident), never silently dropped."""
+    tab = table(rate_hz=10.0, noise_g=0.2)
+    tab.place(2.0, "small", *polar(60, 30), press_s=0.3)
+    tab.place(2.3 + gap_s, "small", *polar(70, 100), press_s=0.3)
+    placed = [e for e in tab.run(8.0) if e["event"] == "placed"]
+    assert [e["size"] for e in placed] == ["small", "small"]
+
+
+def test_two_pawns_in_one_segment_are_not_read_as_one_confident_pawn(table) -> None:
+    """Two smalls set down before the load was ever still weigh about a medium: whatever size
+    is read, it is not confident (the table is asked)."""
+    tab = table(rate_hz=10.0, noise_g=0.2)
+    tab.place(2.0, "small", *polar(60, 30), press_s=0.3)
+    tab.place(2.6, "small", *polar(70, 100), press_s=0.3)
+    placed = [e for e in tab.run(8.0) if e["event"] == "placed"]
+    assert len(placed) == 1  # never still in between: one step
+    assert placed[0]["confident"] is False
