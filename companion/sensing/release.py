@@ -35,6 +35,9 @@ class ReleaseLimits:
     sigmas: float  # ... and this many noise sigmas of the window mean
     motion_floor_gmm: float  # the level moving by this much after the release (and 'sigmas')
     quiet_g: float  # the force in the window varies by at most this much (or 6 sigma)
+    trend_sigmas: float = 5.0  # the level's drift along the moment: slope beyond this many sigmas
+    trend_floor_gmm: float = 30.0  # ... and moving this much over the samples fitted
+    trend_min_n: int = 5  # ... fitted over at least this many samples
 
 
 class ReleaseWatch:
@@ -48,6 +51,7 @@ class ReleaseWatch:
         self._x: deque[float] = deque(maxlen=limits.window_n)
         self._y: deque[float] = deque(maxlen=limits.window_n)
         self._first: tuple[float, float] | None = None  # the first full window's mean moment
+        self._run: list[tuple[float, float]] = []  # every moment since the force was last unquiet
 
     def reset(self) -> None:
         """Forget the current release (a new segment or a tip)."""
@@ -73,6 +77,7 @@ class ReleaseWatch:
             self._x.clear()
             self._y.clear()
             self._first = None
+            self._run.clear()
         self._k += 1
         k = self._k
         if k <= lim.skip_n or k > lim.skip_n + lim.watch_n:
@@ -81,11 +86,13 @@ class ReleaseWatch:
         self._f.append(f)
         self._x.append(x)
         self._y.append(y)
+        self._run.append((x, y))
         n = len(self._f)
         if n < lim.min_n:
             return 0.0
         fs = self._f
         if max(fs) - min(fs) > max(lim.quiet_g, 6.0 * sigma_f):
+            self._run.clear()
             return 0.0
         inv = 1.0 / n
         d_f = sum(fs) * inv - base[0]
@@ -100,6 +107,9 @@ class ReleaseWatch:
         mx, my = sum(self._x) * inv, sum(self._y) * inv
         along = ((mx - ex) * ux + (my - ey) * uy) / norm
         across = ((mx - ex) * -uy + (my - ey) * ux) / norm
+        drift = self._drift(ux / norm, uy / norm, sigma_win)
+        if drift != 0.0:
+            return drift
         noise = sigma_win * math.sqrt(lim.window_n * inv + BASE_SHARE)
         limit = math.hypot(max(lim.floor_gmm, lim.aim_mm * d_f), lim.sigmas * noise)
         if abs(across) > max(limit, 0.5 * abs(along)):
@@ -115,5 +125,28 @@ class ReleaseWatch:
         # window (the finger's aim error cancels out) is the disc starting to roll over
         moved = ((mx - self._first[0]) * ux + (my - self._first[1]) * uy) / norm
         if abs(moved) > math.hypot(lim.motion_floor_gmm, lim.sigmas * sigma_win * SQRT2):
+            return moved
+        return 0.0
+
+    def _drift(self, ux: float, uy: float, sigma_win: float) -> float:
+        """A steady drift of the moment along ``u`` since the release (a least-squares slope over
+        every sample since the force was last unquiet): a pawn at rest does not move, a disc
+        rolling over its pedestal's edge does, and the finger's aim error cancels out. Returns the
+        drift over the fitted samples (g·mm) when the slope is significant, else 0.0."""
+        lim = self.lim
+        run = self._run
+        n = len(run)
+        if n < lim.trend_min_n:
+            return 0.0
+        tbar = (n - 1) / 2.0
+        vals = [x * ux + y * uy for x, y in run]
+        vbar = sum(vals) / n
+        sxx = n * (n * n - 1) / 12.0
+        slope = sum((i - tbar) * (v - vbar) for i, v in enumerate(vals)) / sxx
+        # the per-sample noise is no larger than a window mean's times sqrt(window): slow (1/f)
+        # noise makes sigma_win the larger share, so this errs on the side of no tip
+        se = sigma_win * math.sqrt(lim.window_n / sxx)
+        moved = slope * (n - 1)
+        if abs(slope) > lim.trend_sigmas * se and abs(moved) > lim.trend_floor_gmm:
             return moved
         return 0.0

@@ -58,6 +58,24 @@ def test_load_rolling_outwards_is_a_tip() -> None:
     assert not any(got[:9])
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_roll_from_the_release_is_seen_by_its_drift_before_a_full_window(seed: int) -> None:
+    """A disc that starts rolling over as the finger lets go: its level (pinned short of the
+    expectation at first, then rolling out past it) stays inside the aim allowance for a while,
+    but it moves steadily from the release on, which a pawn at rest never does. The drift is
+    fitted on every sample, so it needs no full window to compare with."""
+    levels = [expected(-50.0 + 10.0 * k) for k in range(LIMITS.skip_n + LIMITS.watch_n)]
+    got = watch(levels, noise_m=4.0, seed=seed)
+    first = next(i for i, v in enumerate(got) if v)
+    assert got[first] > 0
+    assert first < LIMITS.skip_n + LIMITS.window_n  # the window tests alone need ~11 samples
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pawn_at_rest_has_no_drift(seed: int) -> None:
+    assert not any(watch([expected()] * (LIMITS.skip_n + LIMITS.watch_n), noise_m=20.0, seed=seed))
+
+
 def test_force_not_quiet_is_no_tip() -> None:
     # a bump shakes the force (and the moment): nothing is decided on it
     levels = [(f + (3.0 if k % 2 else -3.0), x - 300, y) for k, (f, x, y) in enumerate([expected()] * 20)]
