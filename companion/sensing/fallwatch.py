@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 from companion.sensing.falls import (
     PAWN_MASS_ERR_G,
     SIZES,
+    STEP_ERR_G,
+    STEP_PER_PAWN,
     Pawn,
     decompose,
     decompose_steps,
@@ -33,6 +35,9 @@ if TYPE_CHECKING:
     from companion.sensing.layout import DiscLayout
     from companion.sensing.pipeline import Pipeline
     from companion.sensing.settings import SensingSettings
+
+AFTER_N = 6  # readings judged after a dip: the impact (one or two), then a calm level
+TILTED_ERR_G = 0.3  # error of a level of the tilted disc, as of a step's plateau
 
 
 @dataclass
@@ -55,11 +60,11 @@ class Staircase:
         self.dip_min_n = max(3, round(35.0 / dt_ms))
         self.dip_max_n = round(150.0 / dt_ms)
         self.watch_dips = dt_ms <= 25.0  # a reading must be shorter than the flight
-        self.run: list[float] = []  # readings below the plateau (depths)
-        self.calm_n = 0  # readings in a row on the plateau
-        self.ref = 0.0  # the plateau a dip is measured from
-        self.pending: tuple[float, bool, int, int] | None = None  # a dip that ended: depth,
-        # impact seen, calm readings and readings since
+        self.before: list[float] = []  # the last readings before a dip (its reference level)
+        self.ref = 0.0  # the level a dip is measured from
+        self.run: list[float] = []  # readings below the reference (the flight)
+        self.after: list[float] = []  # readings after the dip ended (the impact, then calm)
+        self.landings = 0  # landings on the base plate seen but not read (several pawns at once)
 
     def feed(self, fs: list[float], ts: list[int], tol_g: float) -> None:
         """Offer the latest short window of the force (values ``fs`` at times ``ts``): when it is
@@ -91,54 +96,93 @@ class Staircase:
             return
         self.plateaus.append(Plateau(level, ts[-1], len(fs)))
 
-    def watch(self, f: float, min_dip_g: float, tol_g: float) -> float | None:
-        """Per sample ``f`` while tipped: the depth of a dip that just ended, else None.
+    def watch(self, f: float, min_dip_g: float) -> float | None:
+        """Per sample ``f`` while tipped: the weight that came back after a dip that just ended
+        (a pawn that landed on the base plate), else None.
 
         A pawn that falls from the rim onto a base plate wider than the disc takes its weight away
         for its flight and brings it back on landing, with an impact pulse (its momentum delivered
-        in a few ms). So: a calm load on the plateau, then at least ``min_dip_g`` below it for
-        35-150 ms, steady meanwhile (within ``tol_g``: a flight, not an oscillation), then a pulse
-        above the plateau and calm again. A pawn that falls to the table never comes back; a hand
-        lifting the rim lasts far longer; a table bump or the disc bouncing on its stop
-        oscillates (no calm before and after)."""
-        if not self.watch_dips or not self.plateaus:
+        in a few ms). So: a calm load (the last ``AFTER_N - 2`` readings within a step tolerance),
+        then at least ``min_dip_g`` below it for 35-150 ms, then a pulse more than two step
+        tolerances above it within the first readings after the dip, then a calm level again. The
+        flight is measured by its median reading after the first (partial) one: a tipped disc on a
+        soft stop rebounds a little as a load leaves its rim, so the flight is not flat. The weight
+        that came back is the calm level after the landing minus the flight level: a pawn landing
+        while another one falls to the table brings back only its own weight. A pawn that falls to
+        the table never comes back; a hand lifting the rim lasts far longer; a table bump or the
+        disc bouncing on its stop rings (no calm before and after, no short pulse)."""
+        if not self.watch_dips:
             return None
-        if not self.run and self.pending is None:
-            self.ref = self.plateaus[-1].level  # held through a dip (its flight may form a plateau)
-        d = self.ref - f
-        calm = abs(d) <= self.step_tol_g
-        if self.pending is not None:  # after the dip: the impact, then calm again
-            depth, seen, n_calm, n = self.pending
-            seen = seen or -d > 2.0 * self.step_tol_g
-            n_calm += calm
-            n += 1
-            self.pending = (depth, seen, n_calm, n)
-            if n < 5:
+        tol = self.step_tol_g
+        if self.after:
+            self.after.append(f)
+            if len(self.after) < AFTER_N:
                 return None
-            self.pending = None
-            self.calm_n = 0
-            return depth if seen and n_calm >= 3 else None
-        if d > self.step_tol_g:
-            if self.calm_n >= 3 or self.run:
-                self.run.append(d)
-            if len(self.run) > self.dip_max_n:  # a pawn gone for good: a step, not a flight
-                self.run = []
-                self.calm_n = 0
+            return self._landing(min_dip_g)
+        if self.run:
+            if f < self.ref - tol:
+                self.run.append(f)
+                if len(self.run) > self.dip_max_n:  # a pawn gone for good: a step, not a flight
+                    self.run = []
+                    self.before = []
+                return None
+            self.after = [f]
             return None
-        run = self.run
-        self.run = []
-        if not run:
-            self.calm_n = self.calm_n + 1 if calm else 0
-            return None
-        self.calm_n = 0
+        calm = len(self.before) >= AFTER_N - 2 and max(self.before) - min(self.before) <= 2.0 * tol
+        if calm:
+            ref = sorted(self.before)[len(self.before) // 2]
+            if f < ref - tol:
+                self.ref = ref
+                self.run = [f]
+                return None
+        self.before.append(f)
+        if len(self.before) > AFTER_N - 2:
+            del self.before[0]
+        return None
+
+    def _landing(self, min_dip_g: float) -> float | None:
+        """Judge a dip whose flight (``run``) and aftermath (``after``) are complete."""
+        run, after, ref, tol = self.run, self.after, self.ref, self.step_tol_g
+        self.run, self.after, self.before = [], [], after[-(AFTER_N - 2):]
         if not self.dip_min_n <= len(run) <= self.dip_max_n:
             return None
-        depth = sorted(run)[len(run) // 2]
-        inner = run[1:-1]  # the first and last readings are partial
-        if depth < min_dip_g or max(inner) - min(inner) > tol_g or max(run) > depth + tol_g:
+        flight = _median(run[1:])
+        pulse = [i for i in range(3) if after[i] > ref + 2.0 * tol]
+        if pulse:
+            i = pulse[-1] + 1
+            rest = after[i:i + 3]  # the level right after it (the next pawn may go)
+        elif self._held_pulse(run, flight):
+            rest = after  # weaker evidence: the whole aftermath must be calm (no ringing)
+        else:
+            return None  # no landing pulse: the load came back without anything landing
+        depth = ref - flight
+        if pulse and depth >= min_dip_g:
+            # a pawn's weight left and something struck the platform: a landing, read or not
+            self.landings += 1
+        if max(rest) - min(rest) > 2.0 * tol:
+            return None  # no calm after the pulse (ringing, or the next pawn going)
+        back = _median(rest) - flight
+        if depth < min_dip_g or back < min_dip_g or back > depth + tol:
             return None
-        self.pending = (depth, -d > 2.0 * self.step_tol_g, 0, 0)
-        return None
+        self.landings -= bool(pulse)  # read: reported as a pawn on the base plate
+        # all of it came back: the pawn's weight is measured twice (leaving and landing)
+        return 0.5 * (depth + back) if back >= depth - tol else back
+
+    def _held_pulse(self, run: list[float], flight: float) -> bool:
+        """Does the flight end in a one-reading outlier on an otherwise steady flight? The landing
+        pulse is one reading, mostly on the cell nearest the landing: the glitch filter may hold
+        that cell for it, which leaves the other cells' share (their opposite lever) as a reading
+        far off the flight level, either way. A swinging load (a hand rocking the disc) is no
+        steady flight."""
+        tol = self.step_tol_g
+        body = run[2:]  # the first readings are partial (and one may be held)
+        if len(body) < 3:
+            return False
+        k = max(range(len(body)), key=lambda j: abs(body[j] - flight))
+        if k < len(body) - 2 or abs(body[k] - flight) <= 2.0 * tol:
+            return False
+        steady = body[:k] + body[k + 1:]
+        return max(steady) - min(steady) <= 2.0 * tol
 
     def steps(self, total_g: float) -> list[float]:
         """Split a loss of ``total_g`` grams since the last report into the steps seen, in time
@@ -161,6 +205,13 @@ class Staircase:
         self.mark = max(0, len(self.plateaus) - 1)
 
 
+def _median(values: list[float]) -> float:
+    """The median of a short list."""
+    v = sorted(values)
+    h = len(v) // 2
+    return v[h] if len(v) % 2 else 0.5 * (v[h - 1] + v[h])
+
+
 class FallReader:
     """The fall-reading half of ``SegmentJudge``: losses of mass after a tip (step by step), pawns
     landing on the base plate, and the decomposition of every loss into pawns."""
@@ -181,6 +232,7 @@ class FallReader:
     hand_ref: float | None
     run_sign: int
     last_loss_t: int
+    righted: bool
 
     def _drifted(self, t: int) -> tuple[float, float, float]:
         raise NotImplementedError
@@ -196,7 +248,7 @@ class FallReader:
             return []
         tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
         self.stairs.feed(w[0], w[3], tol)
-        depth = self.stairs.watch(w[0][-1], 0.6 * self.masses["small"], tol)
+        depth = self.stairs.watch(w[0][-1], 0.6 * self.masses["small"])
         return [] if depth is None else self._landed_on_base(pipe, t, depth)
 
     def _check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
@@ -227,8 +279,13 @@ class FallReader:
         where it stays weighed. Reported now (not confident: the weight never left for good); it
         is remembered, so that its weight leaving later (it bounced off the base, or is picked up)
         is not read as another pawn falling."""
-        dec = self._decompose(pipe, depth, None)
+        # the flight level is a few readings of a disc rebounding on its stop: its error is a good
+        # part of the still tolerance, far more than a plateau's; one dip is likelier one pawn
+        sigma = max(0.1, 0.5 * self.stairs.step_tol_g)
+        dec = decompose(depth, None, pipe.pawns, self.masses, sigma_g=sigma, toward=self._toward(pipe),
+                        radius_mm=self.layout.radius_mm, per_pawn=STEP_PER_PAWN)
         if dec is None or sum(dec.counts.values()) != 1 or not dec.pawns:
+            self.stairs.landings += 1  # a landing no single pawn fits: not read, but seen
             return []
         pipe.pawns.remove(dec.pawns[0])
         self.on_base.append(dec.pawns[0])
@@ -245,7 +302,9 @@ class FallReader:
         if dec is None or not dec.pawns:
             return False
         misfit = abs(lost - sum(p.mass_g for p in dec.pawns))
-        if misfit > 2.0 * math.hypot(sigma, PAWN_MASS_ERR_G):
+        # measured on the tipped disc (a plateau biased like a step): 3 sigma, since a pawn known to
+        # lie on the ledge rolling off is likelier than a new fall of the same weight
+        if misfit > 3.0 * math.sqrt(sigma ** 2 + PAWN_MASS_ERR_G ** 2 + STEP_ERR_G ** 2):
             return False
         for p in dec.pawns:
             self.on_base.remove(p)
@@ -265,19 +324,22 @@ class FallReader:
         return [{"event": "fell", "t_ms": t, "pawns": counts, "mass_g": round(loss, 2),
                  "confident": False, "weighed": True}]
 
+    def _toward(self, pipe: Pipeline) -> tuple[float, float] | None:
+        """After a tip: the unit vector the disc tipped towards (the pawns' moment), else None."""
+        if self.tip_t is None or not self.positional:
+            return None
+        zero = pipe.zero
+        mx, my = self.base[1] - zero[1], self.base[2] - zero[2]
+        norm = math.hypot(mx, my)
+        return (mx / norm, my / norm) if norm > 1e-6 else None
+
     def _decompose(self, pipe: Pipeline, lost: float | list[float],  # noqa: ANN202
                    moment: tuple[float, float] | None):
         # the loss is the difference of two levels averaged over a few samples (few at 10 Hz);
         # a list is the steps of the staircase after a tip (shorter plateaus)
         n = self.step_n if isinstance(lost, list) else self.fall_n
         sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / n)))
-        toward = None
-        if self.tip_t is not None and self.positional:
-            zero = pipe.zero
-            mx, my = self.base[1] - zero[1], self.base[2] - zero[2]
-            norm = math.hypot(mx, my)
-            if norm > 1e-6:
-                toward = (mx / norm, my / norm)  # the disc tips towards the pawns' moment
+        toward = self._toward(pipe)
         if isinstance(lost, list):
             return decompose_steps(lost, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
                                    radius_mm=self.layout.radius_mm)
@@ -296,6 +358,10 @@ class FallReader:
             self.stairs.reported()
             if len(steps) > 1:
                 sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / self.fall_n)))
+                if not self.righted:
+                    # the total is a level of the disc still lying on its stop: it rebounds as
+                    # pawns leave, so the level is biased like a step's plateau
+                    sigma = math.hypot(sigma, TILTED_ERR_G)
                 dec = prefer_steps(lost, dec, self._decompose(pipe, steps, None), sigma)
         if dec is None:
             if lost < 0.6 * min(self.masses.values()):
@@ -314,8 +380,10 @@ class FallReader:
             ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
         else:
             ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
-        if not dec.confident or (self.tip_t is not None and not self.stairs.watch_dips):
+        if not dec.confident or (self.tip_t is not None and (not self.stairs.watch_dips
+                                                             or self.stairs.landings)):
             # after a tip at a slow rate one reading spans a pawn's flight onto a base plate (it
-            # stays weighed) or several falls: the counts cannot be singled out
+            # stays weighed) or several falls: the counts cannot be singled out; nor when pawns
+            # were seen landing on the base plate without being read (they may stay or roll off)
             ev["confident"] = False
         return [ev]
