@@ -310,7 +310,7 @@ class FallReader:
             self.on_base.remove(p)
         return True
 
-    def _weighed_falls(self, pipe: Pipeline, t: int, loss: float) -> list[dict]:
+    def _weighed_falls(self, pipe: Pipeline, t: int) -> list[dict]:
         """Level again, but the pawns still tracked on the disc would hold it over: some pawns
         slid off and lie on the base plate (still weighed). Report the likeliest, not confident."""
         if not self.positional or self.tip_moment is None:
@@ -320,8 +320,11 @@ class FallReader:
             return []
         for p in gone:
             pipe.pawns.remove(p)
+            self.on_base.append(p)  # still weighed: its pick-up later is no second fall
         counts = {k: sum(1 for p in gone if p.size == k) for k in SIZES}
-        return [{"event": "fell", "t_ms": t, "pawns": counts, "mass_g": round(loss, 2),
+        # the weight never left the platform: the mass reported is what the pawns weighed when placed
+        mass = sum(p.mass_g for p in gone)
+        return [{"event": "fell", "t_ms": t, "pawns": counts, "mass_g": round(mass, 2),
                  "confident": False, "weighed": True}]
 
     def _toward(self, pipe: Pipeline) -> tuple[float, float] | None:

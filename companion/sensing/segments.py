@@ -28,6 +28,7 @@ HAND_WITH_LOSS_MS = 450.0  # a sustained press this long next to a loss is a han
 PRESS_APART_MS = 250.0  # presses this far apart set down different pawns
 PRESS_MIN_MS = 60.0  # ... and a press lasts this long (a knocked table swings for less)
 NEAR_SIZE_RANGE = (0.6, 1.3)  # a step this share of the lightest .. heaviest pawn may be one
+LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over: its tilt excursion reached this many tip thresholds
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
 
 
@@ -384,8 +385,9 @@ class SegmentJudge(FallReader):
         # reported fallen taken away from where they stood): the tilt excursion has gone
         off = math.hypot(d_x + self.lost_moment[0], d_y + self.lost_moment[1])
         new_loss = -d_f - self.lost_reported
-        level_ok = self.righted and off < max(LEVEL_MIN_GMM, LEVEL_FRACTION * self.exc_max) + \
+        level_now = off < max(LEVEL_MIN_GMM, LEVEL_FRACTION * self.exc_max) + \
             self.lever_mm * max(0.0, new_loss)
+        level_ok = self.righted and level_now
         held = t - (self.still_since or t)
         events: list[dict] = []
         if not level_ok and held < self.s.tip_max_unlevel_ms:
@@ -396,11 +398,15 @@ class SegmentJudge(FallReader):
             if loss and not level_ok:
                 loss[-1]["confident"] = False
             events.extend(loss)
-        if level_ok and not events and self.lost_reported == 0.0:
-            # the disc righted itself without losing any mass: impossible unless pawns slid off
-            # onto the base plate (the pawns left on it must hold less than its limit)
-            events.extend(self._weighed_falls(pipe, t, max(0.0, new_loss)))
         hand = self._hand_events(t, t)
+        lay_over = self.exc_max >= LAY_OVER_THRESHOLDS * pipe.tip_threshold()
+        if (level_ok or (level_now and lay_over)) and not events and self.lost_reported == 0.0:
+            # level again without losing any mass: impossible unless pawns slid off onto the
+            # base plate (the pawns left on it must hold less than its limit). The same holds
+            # when a hand set the disc level (its righting hidden by the hand; lifting a nearly
+            # balanced disc takes grams) and let go, provided the disc was seen lying over:
+            # otherwise the "tip" may have been a knock, and no fall is invented
+            events.extend(self._weighed_falls(pipe, t))
         events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
         events.append({"event": "settled", "t_ms": t})
         pipe.pawns.extend(self.on_base)  # still on the platform (weighed): a pick-up is a removal

@@ -132,6 +132,11 @@ class TipDetectors:
         recent = list(islice(h, max(0, n - self._quiet_n), n))
         return max(recent) - min(recent) <= max(self._quiet_g, 6.0 * self.sigma_f())
 
+    def tip_threshold(self) -> float:
+        """Unexplained moment (g*mm) that means a tip (public: the segment judge weighs the tilt
+        excursion against it)."""
+        return self._tip_threshold()
+
     def _tip_threshold(self) -> float:
         """Unexplained moment (g*mm) that means a tip: a floor, raised on noisy tables."""
         k = math.sqrt(1.0 / self._ref_n + 1.0 / self._cur_n)  # noise of the lagged difference

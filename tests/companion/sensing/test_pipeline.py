@@ -267,3 +267,47 @@ def test_two_pawns_in_one_segment_are_not_read_as_one_confident_pawn(table) -> N
     placed = [e for e in tab.run(8.0) if e["event"] == "placed"]
     assert len(placed) == 1  # never still in between: one step
     assert placed[0]["confident"] is False
+
+
+@pytest.mark.parametrize("rate", [80.0, 10.0])
+def test_pawn_left_on_the_base_plate_after_a_hand_set_the_disc_level(table, rate: float) -> None:
+    """The disc tips, a pawn slides off onto the base plate's ledge (still weighed, no dip), and a
+    hand lifts the disc level (its righting hidden by the hand). Level and let go, the disc could
+    not carry the pawns still tracked on it: that pawn is gone, reported (not confident)."""
+    tab = table(noise_g=0.1, rate_hz=rate)
+    tab.place(2.0, "small", -60.0, 0.0)
+    tab.place(5.0, "large", 120.0, 0.0)
+    m = tab.header.pawn_mass_g["large"]
+
+    def load(s: float) -> tuple[float, float, float]:
+        d = s - 9.0
+        if d < 0:
+            return 0.0, 0.0, 0.0
+        k = min(1.0, (d / 0.15) ** 2) if d <= 2.0 else max(0.0, 1.0 - (d - 2.0) / 0.6)
+        f, ex = 0.0, 1500.0 * k
+        if 0.15 <= d <= 0.165:  # the rim strikes its stop
+            f, ex = f + 60.0, ex + 60.0 * 150
+        if d >= 0.5:  # the large pawn slides out to the ledge at 158 mm
+            ex += m * (158.0 - 120.0) * min(1.0, (d - 0.5) / 0.3)
+        if 2.0 <= d <= 3.0:  # a hand lifts the disc at its low rim
+            h = -30.0 * min(1.0, (d - 2.0) / 0.15, (3.0 - d) / 0.15)
+            f, ex = f + h, ex + h * 150.0
+        return f, ex, 0.0
+    tab.loads.append(load)
+    events = tab.run(20.0)
+    assert "tipped" in kinds(events)
+    fell = [e for e in events if e["event"] == "fell"]
+    assert [e["pawns"] for e in fell] == [{"small": 0, "medium": 0, "large": 1}]
+    assert fell[0]["confident"] is False
+
+
+def test_small_short_excursion_read_as_a_tip_invents_no_fall(table) -> None:
+    """A knock can be read as a tip. Level and still again with no mass lost, the pawns still
+    tracked would hold the disc over, but a disc never seen lying over says nothing about
+    pawns on the base plate: no fall is invented."""
+    tab = table(noise_g=0.1, rate_hz=10.0)
+    tab.place(2.0, "small", -60.0, 0.0)
+    tab.place(5.0, "large", 120.0, 0.0)
+    tab.loads.append(lambda s: (0.0, 200.0, 0.0) if 9.0 <= s < 9.5 else (0.0, 0.0, 0.0))
+    events = tab.run(20.0)
+    assert "fell" not in kinds(events)
