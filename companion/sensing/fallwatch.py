@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from companion.sensing.pipeline import Pipeline
     from companion.sensing.settings import SensingSettings
 
+BASE_PICKUP_INSIDE_MM = 3.0  # a pick-up this far inside the disc's edge may still be off the base plate
 AFTER_N = 6  # readings judged after a dip: the impact (one or two), then a calm level
 TILTED_ERR_G = 0.3  # error of a level of the tilted disc, as of a step's plateau
 
@@ -310,6 +311,32 @@ class FallReader:
             self.on_base.remove(p)
         return True
 
+    def _base_pickup(self, pipe: Pipeline, lost: float,
+                     moment: tuple[float, float] | None) -> tuple[Pawn, ...] | None:
+        """The pawns lying on the base plate (reported fallen, still weighed) whose weight a loss
+        is, when it left from outside the disc (where the base plate is): a player picking them
+        up. None when the loss fits none of them, or left from where pawns stand on the disc."""
+        if not pipe.base_pawns:
+            return None
+        sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / self.fall_n)))
+        dec = decompose(lost, None, pipe.base_pawns, self.masses, sigma_g=sigma)
+        if dec is None or not dec.pawns:
+            return None
+        if abs(lost - sum(p.mass_g for p in dec.pawns)) > 3.0 * math.hypot(sigma, PAWN_MASS_ERR_G):
+            return None
+        if self.positional and moment is not None and not self._off_the_disc(pipe, lost, moment):
+            return None  # it left from the disc: a pawn standing there was lifted
+        return dec.pawns
+
+    def _off_the_disc(self, pipe: Pipeline, lost: float, moment: tuple[float, float] | None) -> bool:
+        """Did a loss leave from outside the disc's edge (the base plate around it)? Where it left
+        is the moment lost over the mass lost, which is noisy for a light pawn read from few
+        readings (10 Hz): it must lie out by two of its own sigmas."""
+        if not self.positional or moment is None or lost <= 0.0:
+            return False
+        sigma_r = pipe.sigma_m() * math.sqrt(2.0 / self.fall_n) / lost
+        return math.hypot(*moment) / lost >= self.layout.radius_mm - BASE_PICKUP_INSIDE_MM + 2.0 * sigma_r
+
     def _weighed_falls(self, pipe: Pipeline, t: int) -> list[dict]:
         """Level again, but the pawns still tracked on the disc would hold it over: some pawns
         slid off and lie on the base plate (still weighed). Report the likeliest, not confident."""
@@ -355,7 +382,19 @@ class FallReader:
         if self.tip_t is not None and self._off_the_base(pipe, lost):
             self.stairs.reported()
             return []
-        dec = self._decompose(pipe, lost, moment if self.positional else None)
+        unseen = False
+        if self.tip_t is None and removed:  # a pinch lifted it (a pawn sliding off is not picked)
+            picked = self._base_pickup(pipe, lost, moment)
+            if picked is not None:  # a fallen pawn picked up from the base plate: reported already
+                for p in picked:
+                    pipe.base_pawns.remove(p)
+                return []
+            if self._off_the_disc(pipe, lost, moment):
+                # picked up from outside the disc: a pawn that fell onto the base plate unseen
+                # (at 10 Hz a flight is shorter than a reading); it fell, it was not lifted off
+                removed = False
+                unseen = True
+        dec = self._decompose(pipe, lost, None if unseen or not self.positional else moment)
         if self.tip_t is not None:  # after a tip: read the loss step by step when steps were seen
             steps = self.stairs.steps(lost)
             self.stairs.reported()
@@ -389,4 +428,7 @@ class FallReader:
             # stays weighed) or several falls: the counts cannot be singled out; nor when pawns
             # were seen landing on the base plate without being read (they may stay or roll off)
             ev["confident"] = False
+        if unseen:
+            ev["confident"] = False
+            ev["from_base"] = True
         return [ev]

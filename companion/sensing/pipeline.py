@@ -64,6 +64,9 @@ class Pipeline(TipDetectors):
         self._push = (self._hF.append, self._hX.append, self._hY.append, self._hT.append)
         self._judge = SegmentJudge(header, s, self._positional)
         self.pawns: list[Pawn] = []
+        # pawns reported fallen that lie on the base plate around the disc: still weighed, not on
+        # the disc (not in its moment, not on the page); their pick-up later is no event
+        self.base_pawns: list[Pawn] = []
         self._state = STILL
         self._t = 0
         self._n = 0
@@ -270,7 +273,7 @@ class Pipeline(TipDetectors):
             dm = math.hypot(X - self._hX[-2], Y - self._hY[-2])
             self._noise = noise + 0.008 * (d - noise)
             self._noise_m += 0.008 * (dm - self._noise_m)
-        if not self.pawns:
+        if not self.pawns and not self.base_pawns:
             bF = self._bF
             zF = self._zF
             if abs(bF - zF) < self._judge.zero_tol_g(self):

@@ -292,6 +292,10 @@ class SegmentJudge(FallReader):
             return self._maybe_finish(pipe, t)
         held = t - (self.still_since or t)
         if d_f < 0:
+            if self._base_pickup(pipe, -d_f, None) is not None:
+                self.cand, self.cand_kind = (level, pipe.still_n), "lost"
+                self.cand_unsure = False
+                return self._maybe_finish(pipe, t)
             dec = self._decompose(pipe, -d_f, None)
             if dec is not None and self._plausible_loss(pipe, -d_f, sum(dec.counts.values()), held):
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
@@ -329,7 +333,7 @@ class SegmentJudge(FallReader):
         """Can a level ``lost`` grams below the base, with no tip, be pawns leaving? Not more mass
         than the tracked pawns weigh (a hand lifting the disc); not many pawns at once unless the
         level lasts far longer than a hand holds (then reported, but not as confident)."""
-        on_disc = sum(p.mass_g for p in pipe.pawns)
+        on_disc = sum(p.mass_g for p in pipe.pawns) + sum(p.mass_g for p in pipe.base_pawns)
         if lost > 1.1 * on_disc + max(self.s.pawn_tol_min_g, 0.5 * self.masses["small"]):
             return False
         return count <= LONE_LOSS_PAWNS or held >= LOSS_HOLD_MS
@@ -409,7 +413,7 @@ class SegmentJudge(FallReader):
             events.extend(self._weighed_falls(pipe, t))
         events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
         events.append({"event": "settled", "t_ms": t})
-        pipe.pawns.extend(self.on_base)  # still on the platform (weighed): a pick-up is a removal
+        pipe.base_pawns.extend(self.on_base)  # still on the platform (weighed), not on the disc
         self.on_base = []
         pipe.end_segment(level)
         pipe.tip_episode_over(t)

@@ -30,6 +30,7 @@ class TipDetectors:
     header: TraceHeader
     settings: SensingSettings
     pawns: list
+    base_pawns: list
     _cells: CellFilter
     _judge: SegmentJudge
     _release: ReleaseWatch | None
@@ -100,7 +101,7 @@ class TipDetectors:
             self._pushed_t = self._t
         if self._t - self._pushed_t < TIP_AFTER_PUSH_MS:
             return False  # the smoothed signals still carry the press that just ended
-        on_disc = sum(p.mass_g for p in self.pawns)
+        on_disc = sum(p.mass_g for p in self.pawns) + sum(p.mass_g for p in self.base_pawns)
         return -(on_disc + self._tip_max_push) <= push <= self._tip_max_push
 
     def _released_off_level(self) -> bool:

@@ -294,8 +294,12 @@ def test_pawn_left_on_the_base_plate_after_a_hand_set_the_disc_level(table, rate
             f, ex = f + h, ex + h * 150.0
         return f, ex, 0.0
     tab.loads.append(load)
-    events = tab.run(20.0)
+    # later a player picks that pawn up from the ledge: reported already, so no event
+    tab.loads.append(lambda s: (-m, -m * 158.0, 0.0) if s >= 16.2 else (0.0, 0.0, 0.0))
+    tab.loads.append(lambda s: tab._point(s, 16.0, 16.22, 0.04, 15.0, 158.0, 0.0))
+    events = tab.run(22.0)
     assert "tipped" in kinds(events)
+    assert "removed" not in kinds(events)
     fell = [e for e in events if e["event"] == "fell"]
     assert [e["pawns"] for e in fell] == [{"small": 0, "medium": 0, "large": 1}]
     assert fell[0]["confident"] is False
@@ -311,3 +315,26 @@ def test_small_short_excursion_read_as_a_tip_invents_no_fall(table) -> None:
     tab.loads.append(lambda s: (0.0, 200.0, 0.0) if 9.0 <= s < 9.5 else (0.0, 0.0, 0.0))
     events = tab.run(20.0)
     assert "fell" not in kinds(events)
+
+
+@pytest.mark.parametrize("rate", [80.0, 10.0])
+def test_pawn_picked_up_from_the_base_plate_fell_unseen(table, rate: float) -> None:
+    """A pawn creeps off onto the base plate's ledge unseen (still weighed); a player picks it up
+    there, outside the disc: it fell (reported now, not confident), it was not lifted off the
+    disc. A pawn lifted off the disc itself is still a removal."""
+    tab = table(noise_g=0.1, rate_hz=rate)
+    tab.place(2.0, "small", -60.0, 0.0)
+    tab.place(5.0, "large", 120.0, 0.0)
+    m = tab.header.pawn_mass_g["large"]
+    tab.loads.append(lambda s: (0.0, m * 38.0 * min(1.0, max(0.0, (s - 9.0) / 3.0)), 0.0))
+    tab.loads.append(lambda s: (-m, -m * 158.0, 0.0) if s >= 18.2 else (0.0, 0.0, 0.0))
+    tab.loads.append(lambda s: tab._point(s, 18.0, 18.22, 0.04, 15.0, 158.0, 0.0))
+    tab.place(22.0, "medium", 0.0, 70.0)
+    tab.remove(26.0, "medium", 0.0, 70.0)
+    events = tab.run(30.0)
+    assert kinds(events) == ["placed", "placed", "fell", "placed", "removed"]
+    fell = events[2]
+    assert fell["pawns"] == {"small": 0, "medium": 0, "large": 1}
+    assert fell["confident"] is False
+    assert fell["from_base"] is True
+    assert events[4]["size"] == "medium"
