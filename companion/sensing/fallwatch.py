@@ -293,21 +293,30 @@ class FallReader:
         return [{"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(depth, 2),
                  "confident": False, "weighed": True}]
 
+    def _weight_of(self, pipe: Pipeline, lost: float, pawns: list[Pawn],
+                   extra_g: float) -> tuple[Pawn, ...] | None:
+        """The pawns among ``pawns`` whose weight a loss is, within 3 sigma (the level difference,
+        a pawn's mass error and ``extra_g``), or None."""
+        if not pawns:
+            return None
+        sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / self.fall_n)))
+        dec = decompose(lost, None, pawns, self.masses, sigma_g=sigma)
+        if dec is None or not dec.pawns:
+            return None
+        if abs(lost - sum(p.mass_g for p in dec.pawns)) > 3.0 * math.sqrt(
+                sigma ** 2 + PAWN_MASS_ERR_G ** 2 + extra_g ** 2):
+            return None
+        return dec.pawns
+
     def _off_the_base(self, pipe: Pipeline, lost: float) -> bool:
         """Is a loss the weight of pawns that lay on the base plate (they bounced off)? Then it
         was reported already when they landed."""
-        if not self.on_base:
-            return False
-        sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / self.fall_n)))
-        dec = decompose(lost, None, self.on_base, self.masses, sigma_g=sigma)
-        if dec is None or not dec.pawns:
-            return False
-        misfit = abs(lost - sum(p.mass_g for p in dec.pawns))
         # measured on the tipped disc (a plateau biased like a step): 3 sigma, since a pawn known to
         # lie on the ledge rolling off is likelier than a new fall of the same weight
-        if misfit > 3.0 * math.sqrt(sigma ** 2 + PAWN_MASS_ERR_G ** 2 + STEP_ERR_G ** 2):
+        gone = self._weight_of(pipe, lost, self.on_base, STEP_ERR_G)
+        if gone is None:
             return False
-        for p in dec.pawns:
+        for p in gone:
             self.on_base.remove(p)
         return True
 
@@ -316,17 +325,12 @@ class FallReader:
         """The pawns lying on the base plate (reported fallen, still weighed) whose weight a loss
         is, when it left from outside the disc (where the base plate is): a player picking them
         up. None when the loss fits none of them, or left from where pawns stand on the disc."""
-        if not pipe.base_pawns:
-            return None
-        sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / self.fall_n)))
-        dec = decompose(lost, None, pipe.base_pawns, self.masses, sigma_g=sigma)
-        if dec is None or not dec.pawns:
-            return None
-        if abs(lost - sum(p.mass_g for p in dec.pawns)) > 3.0 * math.hypot(sigma, PAWN_MASS_ERR_G):
+        picked = self._weight_of(pipe, lost, pipe.base_pawns, 0.0)
+        if picked is None:
             return None
         if self.positional and moment is not None and not self._off_the_disc(pipe, lost, moment):
             return None  # it left from the disc: a pawn standing there was lifted
-        return dec.pawns
+        return picked
 
     def _off_the_disc(self, pipe: Pipeline, lost: float, moment: tuple[float, float] | None) -> bool:
         """Did a loss leave from outside the disc's edge (the base plate around it)? Where it left
