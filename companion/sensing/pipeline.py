@@ -347,7 +347,7 @@ class Pipeline(TipDetectors):
             else:
                 excess = max(excess, lag)
                 self._tilt = excess / self._tip_threshold()
-                strike = self._strike_ok and self._rim_strike() and self._t >= self._no_tip_until
+                strike = self._strike_ok and self._rim_strike() and not self._refractory()
         f = self._hF[-1]
         # the tilt excursion counts only while the force is quiet: the rim striking its stop is a
         # force pulse whose moment is no measure of how far the disc lies over

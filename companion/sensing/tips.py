@@ -94,7 +94,7 @@ class TipDetectors:
         (the force far from the base: it holds the disc), and not within ``tip_refractory_ms`` of
         a tip episode (the disc righting itself swings the moment too) unless a pawn was placed
         since."""
-        if self._t < self._no_tip_until:
+        if self._refractory():
             return False
         push = self._hF[-1] - self._judge.base[0]
         if abs(push) > self._tip_max_push:
@@ -108,8 +108,7 @@ class TipDetectors:
         """The release watch (``release.py``): a finger just let go of a pawn and the level is far
         from where the press put it, with the force quiet and one pawn heavier."""
         j = self._judge
-        if self._release is None or j.press_w <= 0 or j.cur_ep is not None or \
-                self._t < self._no_tip_until:
+        if self._release is None or j.press_w <= 0 or j.cur_ep is not None or self._refractory():
             return False
         w = j.press_w
         press = (w, j.press_x / w, j.press_y / w)
@@ -121,6 +120,11 @@ class TipDetectors:
     def tip_episode_over(self, t: int) -> None:
         """A tip episode ended at ``t`` (settled): start the refractory window."""
         self._no_tip_until = t + int(self.settings.tip_refractory_ms)
+
+    def _refractory(self) -> bool:
+        """Within ``tip_refractory_ms`` of a tip episode, and no finger has set a pawn down since
+        (a press in the current segment): the disc righting itself is no new tip."""
+        return self._t < self._no_tip_until and not self._judge.presses
 
     def pawn_placed(self) -> None:
         """A placement was judged on a level disc: a new tip is possible again."""

@@ -338,3 +338,20 @@ def test_pawn_picked_up_from_the_base_plate_fell_unseen(table, rate: float) -> N
     assert fell["confident"] is False
     assert fell["from_base"] is True
     assert events[4]["size"] == "medium"
+
+
+def test_pawn_that_tips_the_disc_soon_after_a_tip_episode_is_a_tip(table) -> None:
+    """After a tip episode the disc righting itself is no new tip for a while, but a player who
+    sets a pawn down (a finger press) right after ``settled`` can tip the disc again: that tip is
+    reported at once, not when the refractory time runs out."""
+    tab = table(noise_g=0.1)
+    tab.place(2.0, "medium", *polar(60, 200))
+    tab.place(5.0, "large", *polar(125, 10))
+    tab.tip(8.0, [("large", *polar(125, 10))])
+    tab.place(11.0, "small", *polar(130, 40))
+    tab.tip(11.35, [("small", *polar(130, 40))])
+    events = tab.run(16.0)
+    tips = [e["t_ms"] for e in events if e["event"] == "tipped"]
+    settled = [e["t_ms"] for e in events if e["event"] == "settled"]
+    assert len(tips) == 2 and settled[0] < 11000
+    assert 11350 <= tips[1] <= 11450
