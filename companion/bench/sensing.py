@@ -221,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
                   f"{tally.hands_true} hands, {tally.faults_true} faults, "
                   f"{tally.quiet_ms / 60000:.1f} quiet min")
             for name, value in figures.items():
-                print(f"  {name:24s} {_fmt(value):>10s}   {_verdict(name, value)}")
+                print(f"  {name:32s} {_fmt(value):>10s}   {_verdict(name, value)}")
             if tally.faults_missed_by_kind:
                 print(f"  faults missed by kind: {tally.faults_missed_by_kind} of {tally.faults_by_kind}")
             if tally.quiet_false_kinds:

@@ -20,7 +20,9 @@ Matching windows (times in ms, truth time -> accepted detection times):
 - bump-only traces: every detected event at or after ``quiet_from_ms`` is false.
 - once a cell has failed (a truth ``fault``) the table cannot weigh reliably any more: events
   (truth and detected, except ``fault``) from the first fault onset on are left out of the other
-  figures.
+  figures. On tables of 4 or more cells the failed cell is replaced by its estimate from the
+  others, so placements from 5 s after the first fault (time to report it) to the trace's end
+  are scored separately: ``after_fault_*`` (recall, precision, size, zone and number).
 """
 
 from __future__ import annotations
@@ -95,6 +97,12 @@ class Tally:
     fault_kind_ok: int = 0
     faults_by_kind: dict[str, int] = field(default_factory=dict)
     faults_missed_by_kind: dict[str, int] = field(default_factory=dict)
+    after_fault_true: int = 0
+    after_fault_det: int = 0
+    after_fault_matched: int = 0
+    after_fault_size_ok: int = 0
+    after_fault_zone_eval: int = 0
+    after_fault_zone_ok: int = 0
     quiet_ms: int = 0
     quiet_false: int = 0
     quiet_false_kinds: dict[str, int] = field(default_factory=dict)
@@ -144,6 +152,10 @@ class Tally:
             "removed_recall": ratio(self.removed_matched, self.removed_true),
             "fault_recall_5s": ratio(self.faults_matched, self.faults_true),
             "fault_kind_accuracy": ratio(self.fault_kind_ok, self.faults_matched),
+            "after_fault_placement_recall": ratio(self.after_fault_matched, self.after_fault_true),
+            "after_fault_placement_precision": ratio(self.after_fault_matched, self.after_fault_det),
+            "after_fault_size_accuracy": ratio(self.after_fault_size_ok, self.after_fault_matched),
+            "after_fault_zone_number_accuracy": ratio(self.after_fault_zone_ok, self.after_fault_zone_eval),
             "false_events_per_hour": (self.quiet_false / hours) if hours else None,
             "realtime_factor": (self.trace_ms / 1000 / self.cpu_s) if self.cpu_s > 0 else None,
             "parse_only_realtime_factor": (self.parse_trace_ms / 1000 / self.parse_cpu_s
@@ -174,6 +186,24 @@ def _fall_episodes(truth: list[dict]) -> list[tuple[int, int, dict[str, int]]]:
     return sorted((s, e, c) for s, e, c, n in episodes if n > 0)
 
 
+def _score_after_fault(tally: Tally, truth: list[dict], events: list[dict], start: int) -> None:
+    """Placements from ``start`` on (a cell has failed and been reported by then)."""
+    tp = [e for e in _of(truth, "placed") if e["t_ms"] >= start]
+    dp = [e for e in _of(events, "placed") if e["t_ms"] >= start]
+    tally.after_fault_true += len(tp)
+    tally.after_fault_det += len(dp)
+    matches = match_in_window([e["t_ms"] for e in tp], [e["t_ms"] for e in dp], 250, 2500)
+    for t_ev, idx in zip(tp, matches, strict=True):
+        if idx is None:
+            continue
+        d = dp[idx]
+        tally.after_fault_matched += 1
+        tally.after_fault_size_ok += d.get("size") == t_ev["size"]
+        if not t_ev.get("on_line") and t_ev.get("zone") is not None:
+            tally.after_fault_zone_eval += 1
+            tally.after_fault_zone_ok += (d.get("zone"), d.get("number")) == (t_ev["zone"], t_ev["number"])
+
+
 def score_trace(truth: list[dict], events: list[dict]) -> Tally:
     """Score one trace's detected ``events`` against its ``truth`` records."""
     tally = Tally()
@@ -192,6 +222,8 @@ def score_trace(truth: list[dict], events: list[dict]) -> Tally:
     faults_true = _of(truth, "fault")
     if faults_true:
         cut = min(e["t_ms"] for e in faults_true)
+        if int(meta.get("cells", 0)) >= 4:
+            _score_after_fault(tally, truth, events, cut + 5000)
         truth = [e for e in truth if e["event"] == "fault" or e["t_ms"] < cut]
         events = [e for e in events if e.get("event") == "fault" or e.get("t_ms", -1) < cut]
     positional = meta.get("cells") != 1  # one cell weighs but cannot locate

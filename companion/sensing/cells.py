@@ -41,7 +41,7 @@ class CellFilter:
         self._cx = sum(o * k for o, k in zip(self._offset, self._kx, strict=True))
         self._cy = sum(o * k for o, k in zip(self._offset, self._ky, strict=True))
         self._xs, self._ys = xs, ys
-        self._model = CellModel(n)
+        self._model = CellModel(list(zip(xs, ys, strict=True)))
         self._slow_f = 0.0
         self._model_ok = False  # set after the first noise block shows healthy cells
         self.substituted: int | None = None  # the failed cell replaced by its estimate

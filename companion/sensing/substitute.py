@@ -5,21 +5,37 @@ moments), so with 4 or more cells each cell's reading is a fixed linear function
 others (whatever the platform's stiffness). ``CellModel`` learns that function by least
 squares from samples with real excitation (presses, placements: load changes of tens of
 grams), and when a cell fails it replaces it with its estimate from the others.
+
+Until enough excitation has been seen (at 10 samples per second a press gives only three),
+the fit leans on the prior of cells of equal stiffness: the platform then sinks as a plane,
+so each cell's reading is the plane through the others' readings at its position. The
+prior enters as twelve pseudo-samples of presses (``PRIOR_PRESS_G``) under equally stiff cells, so the
+learned relation takes over as real presses are seen, in every direction they explore.
 """
 
 from __future__ import annotations
 
-MIN_SAMPLES = 40  # excitation samples needed before a substitution is trusted
+# pseudo-presses of the equal-stiffness prior, at 90 mm from the centre on four sides: twelve
+# samples, about four real presses at 10 Hz
+PRIOR_PRESS_G = (30.0, 90.0, 60.0)
 
 
 class CellModel:
     """Running means and covariance of the per-cell grams, from excitation samples."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, positions: list[tuple[float, float]]) -> None:
+        n = len(positions)
         self.n = n
+        self._pos = positions
         self.count = 0
         self._sum = [0.0] * n
         self._prod = [[0.0] * n for _ in range(n)]
+        if n >= 4:
+            for f in PRIOR_PRESS_G:
+                for x, y in ((90.0, 0.0), (0.0, 90.0), (-90.0, 0.0), (0.0, -90.0)):
+                    g = self._plane_shares(f, f * x, f * y)
+                    if g is not None:
+                        self.observe(g)
 
     def observe(self, grams: list[float]) -> None:
         """Add one sample (grams per cell)."""
@@ -37,16 +53,18 @@ class CellModel:
     def coefficients(self, j: int) -> tuple[float, list[float]] | None:
         """``(a0, a)`` with ``g_j ~ a0 + sum(a[i] * g_i)`` (``a[j] = 0``), or None if unknown."""
         n = self.n
-        if n < 4 or self.count < MIN_SAMPLES:
+        if n < 4:
             return None
+        others = [i for i in range(n) if i != j]
         c = self.count
+        if c < n:
+            return None
         mean = [v / c for v in self._sum]
 
         def cov(a: int, b: int) -> float:
             lo, hi = min(a, b), max(a, b)
             return self._prod[lo][hi] / c - mean[a] * mean[b]
 
-        others = [i for i in range(n) if i != j]
         m = [[cov(a, b) for b in others] + [cov(a, j)] for a in others]
         sol = solve_linear(m)
         if sol is None:
@@ -57,6 +75,19 @@ class CellModel:
         a0 = mean[j] - sum(a[i] * mean[i] for i in others)
         return a0, a
 
+    def _plane_shares(self, f: float, mx: float, my: float) -> list[float] | None:
+        """Cell loads carrying force ``f`` and moments ``mx``, ``my`` when the cells are equally
+        stiff: readings on a plane ``z + p x + q y`` over the cell positions (None if the cells
+        are collinear)."""
+        pos = self._pos
+        sx, sy = sum(x for x, _ in pos), sum(y for _, y in pos)
+        sxx, syy = sum(x * x for x, _ in pos), sum(y * y for _, y in pos)
+        sxy = sum(x * y for x, y in pos)
+        sol = solve_linear([[float(self.n), sx, sy, f], [sx, sxx, sxy, mx], [sy, sxy, syy, my]])
+        if sol is None:
+            return None
+        z, p, q = sol
+        return [z + p * x + q * y for x, y in pos]
 
 def solve_linear(aug: list[list[float]], tol: float = 1e-9) -> list[float] | None:
     """Gaussian elimination with partial pivoting on an augmented matrix ``[A | b]``.

@@ -176,3 +176,19 @@ def test_one_cell_tables_are_not_scored_on_position() -> None:
     f = t.figures()
     assert f["placement_recall"] == 1.0 and f["zone_number_accuracy"] is None
     assert t.pos_err_mm == []
+
+
+def test_placements_after_a_fault_on_four_cells_are_scored_apart() -> None:
+    four = dict(GAME, cells=4)
+    fault = {"event": "fault", "t_ms": 5000, "cell": 0, "kind": "stuck"}
+    truth = [four, placed(1000), fault, placed(7000), placed(12_000), placed(20_000, "large")]
+    events = [placed(1500), dict(fault, t_ms=6000), placed(12_600, zone="blue"), placed(20_500, "medium"),
+              placed(30_000)]
+    f = score_trace(truth, events).figures()
+    assert f["placement_recall"] == 1.0  # only the placement before the fault
+    assert f["after_fault_placement_recall"] == pytest.approx(2 / 2)  # 7000 is within 5 s of it
+    assert f["after_fault_placement_precision"] == pytest.approx(2 / 3)
+    assert f["after_fault_size_accuracy"] == pytest.approx(1 / 2)
+    assert f["after_fault_zone_number_accuracy"] == pytest.approx(1 / 2)
+    three = score_trace([dict(GAME, cells=3), fault, placed(12_000)], [placed(12_500)]).figures()
+    assert three["after_fault_placement_recall"] is None

@@ -187,6 +187,22 @@ def test_failed_cell_is_replaced_and_weighing_goes_on(table) -> None:
     assert (placed[5]["zone"], placed[5]["number"]) == ("blue", 3)
 
 
+@pytest.mark.parametrize("kind", ["saturated", "disconnected"])
+def test_cell_failing_early_at_10_hz_is_replaced_by_the_plane_of_the_others(table, kind: str) -> None:
+    """At 10 samples per second a press gives three readings, too few to learn how the cells
+    share a load before a cell fails: the stand-in then assumes equally stiff cells."""
+    tab = table(noise_g=0.1, rate_hz=10.0)
+    tab.place(2.0, "small", *polar(70, 40))
+    tab.fault(5.0, 3, kind)
+    tab.place(9.0, "medium", *polar(90, 100))
+    tab.place(13.0, "large", *polar(60, 200))
+    events = tab.run(17.0)
+    assert [(e["cell"], e["kind"]) for e in events if e["event"] == "fault"] == [(3, kind)]
+    placed = [e for e in events if e["event"] == "placed"]
+    assert [e["size"] for e in placed] == ["small", "medium", "large"]
+    assert [(e["zone"], e["number"]) for e in placed[1:]] == [("yellow", 4), ("blue", 3)]
+
+
 def test_glitch_during_a_press_is_not_taken_as_load(table) -> None:
     tab = table(noise_g=0.1, glitch_prob=1 / 30)
     tab.place(2.0, "medium", *polar(80, 30), press_g=180, press_s=0.5)
