@@ -18,7 +18,16 @@ from companion.sensing.trace import RAW_MAX, RAW_MIN, TraceHeader
 
 _BAD_CODES = (RAW_MAX, RAW_MIN, -1)
 _BAD = frozenset((None, *_BAD_CODES))  # a row holding none of these may take the fast path
+QUIET_SPAN_G = 3.0  # a noise block whose cells all stay within this is still (no press, no hand)
+ALONE_RATIO = 50.0  # noise this far above every other cell's is no load's, whatever they do
 BIG_JUMP_G = 40.0  # a per-sample jump this big, far above the other cells', is held as a glitch
+
+
+def _span(col: tuple[int | None, ...]) -> int | None:
+    """Range of a column's valid reads without its extreme one on each side (a lone glitch
+    spike is no activity); None with fewer than five."""
+    valid = sorted(v for v in col if v is not None and v not in _BAD_CODES)
+    return valid[-2] - valid[1] if len(valid) >= 5 else None
 
 
 class CellFilter:
@@ -41,7 +50,9 @@ class CellFilter:
         self._cx = sum(o * k for o, k in zip(self._offset, self._kx, strict=True))
         self._cy = sum(o * k for o, k in zip(self._offset, self._ky, strict=True))
         self._xs, self._ys = xs, ys
-        self._model = CellModel(list(zip(xs, ys, strict=True)))
+        # a faulty cell is sure only after its fault's own time span: learn nothing younger
+        hold = max(settings.stuck_ms, settings.noisy_ms, settings.rail_ms, settings.disconnected_ms) + 1000.0
+        self._model = CellModel(list(zip(xs, ys, strict=True)), hold)
         self._slow_f = 0.0
         self._model_ok = False  # set after the first noise block shows healthy cells
         self.substituted: int | None = None  # the failed cell replaced by its estimate
@@ -81,6 +92,10 @@ class CellFilter:
         self._noisy_run = [0] * n
         self._noise_cols: list[tuple[int | None, ...]] = []  # the last noise block, one column per cell
         self._noise_g: list[float] | None = [0.0] * n  # its per-cell sigmas (None: not computed yet)
+        # a cell's level this far from its last still one is more than a pawn set down could move
+        # it (its share is at most about 1.2 of its weight): a hand is on the disc
+        self._moved_g = max(3.0, 1.25 * max(header.pawn_mass_g.values(), default=8.0))
+        self._quiet_levels: list[float | None] | None = None  # per-cell grams, last block with no loud cell
         self._scale = [abs(k) for k in self._inv]  # grams per count
         self.faults: dict[int, str] = {}
         self._fault_bad_t: dict[int, int] = {}
@@ -167,7 +182,7 @@ class CellFilter:
                     slow += 0.01 * (f - slow)
                     self._slow_f = slow
                     if f - slow > 15.0 or f - slow < -15.0:
-                        self._model.observe(self.grams_of(raw))  # type: ignore[arg-type]
+                        self._model.observe(self.grams_of(raw), t_ms)  # type: ignore[arg-type]
                 self.ok = raw  # type: ignore[assignment]
                 if self._runs:
                     self._runs = False
@@ -214,7 +229,7 @@ class CellFilter:
         if self._model_ok:  # until the next noise block notices the replacement
             self._slow_f += 0.01 * (f - self._slow_f)
             if f - self._slow_f > 15.0 or f - self._slow_f < -15.0:
-                self._model.observe(self.grams_of(used))
+                self._model.observe(self.grams_of(used), t_ms)
         self.ok = used  # type: ignore[assignment]
         if self._runs:
             self._runs = False
@@ -398,20 +413,34 @@ class CellFilter:
         else:
             self._model_ok = self.n >= 4 and self.substituted is None
             self._noisy_run = [0] * self.n
+            self._note_quiet(columns)
             return []
         sigmas = self.noise_g
         loudest = max(sigmas)
         # learn the stand-in model only while every cell is healthy
         self._model_ok = self.n >= 4 and self.substituted is None and loudest < noisy_g
+        levels = self._levels(columns)
         if loudest <= noisy_g:  # no cell above the noisy threshold: the loop below would clear all runs
             self._noisy_run = [0] * self.n
+            self._note_quiet(columns)
             return []
         events = []
+        # a replaced cell's reading is constant or garbage: its share of a hand's tremor is
+        # missing among the others, so a cell near the hand stands out more
+        apart = 5.0 if self.substituted is None else 10.0
         for i, sigma in enumerate(sigmas):
             others = sorted(sigmas[:i] + sigmas[i + 1:])
             # physical loads (a trembling hand) move several cells at once: a noisy cell stands alone
             loudest_other = others[-1] if others else 0.0
-            if sigma > noisy_g * (1 if others else 3) and sigma > 5.0 * loudest_other:
+            if sigma > noisy_g * (1 if others else 3) and sigma > apart * loudest_other:
+                others_now = self._others_now(i, levels, columns)
+                if others_now == "moved":
+                    self._noisy_run[i] = 0
+                    continue
+                if others_now == "busy" and sigma <= ALONE_RATIO * loudest_other:
+                    # a press, or a hand whose tremor reaches the others weakly (over a cell near
+                    # the rim their shares are small): this block says nothing either way
+                    continue
                 self._noisy_run[i] += 1
                 if self._noisy_run[i] >= self._noisy_blocks:
                     ev = self._fault(i, t_ms, "noisy")
@@ -421,12 +450,54 @@ class CellFilter:
                 self._noisy_run[i] = 0
         return events
 
+    def _levels(self, columns: list[tuple[int | None, ...]]) -> list[float | None] | None:
+        """Median grams of each cell over a noise block, from its valid reads (None for a cell
+        with fewer than three; None for all if the block is empty)."""
+        if not columns or not columns[0]:
+            return None
+        out: list[float | None] = []
+        for col, o, k in zip(columns, self._offset, self._inv, strict=True):
+            valid = sorted(v for v in col if v is not None and v not in _BAD_CODES)
+            out.append((valid[len(valid) // 2] - o) * k if len(valid) >= 3 else None)
+        return out
+
+    def _note_quiet(self, columns: list[tuple[int | None, ...]]) -> None:
+        """Keep the cells' levels of a still block (every cell within ``QUIET_SPAN_G``: no press,
+        no hand) as the reference of ``_others_moved``."""
+        for col, scale in zip(columns, self._scale, strict=True):
+            span = _span(col)
+            if span is None or span * scale > QUIET_SPAN_G:
+                return
+        self._quiet_levels = self._levels(columns)
+
+    def _others_now(self, i: int, levels: list[float | None] | None,
+                    columns: list[tuple[int | None, ...]]) -> str:
+        """What the healthy cells other than a loud cell ``i`` did in this block: ``"moved"``
+        (a level left the last still one by more than a pawn could: a hand is on the disc, even
+        if over cell ``i`` near the rim the others carry a small, even negative share of it),
+        ``"busy"`` (one of them is not still: a press, or the hand's tremor) or ``"rest"`` (the
+        loudness is ``i``'s own: electrical noise moves nothing else)."""
+        quiet = self._quiet_levels
+        busy = False
+        for k in range(self.n):
+            if k == i or k in self.faults or k == self.substituted:
+                continue
+            span = _span(columns[k])
+            if span is not None and span * self._scale[k] > QUIET_SPAN_G:
+                busy = True
+            now = levels[k] if levels is not None else None
+            before = quiet[k] if quiet is not None else None
+            if now is not None and before is not None and abs(now - before) > self._moved_g:
+                return "moved"
+        return "busy" if busy else "rest"
+
     def _fault(self, i: int, t_ms: int, kind: str) -> dict | None:
         """Record a fault; return the event the first time it is seen (until it clears)."""
         self._fault_bad_t[i] = t_ms
         if self.faults.get(i) == kind:
             return None
         self.faults[i] = kind
+        self._model.discard_recent(t_ms)
         self._substitute(i)
         return {"event": "fault", "t_ms": t_ms, "cell": i, "kind": kind}
 

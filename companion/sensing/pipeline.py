@@ -23,6 +23,7 @@ from companion.sensing.tips import TipDetectors
 from companion.sensing.trace import Sample, TraceHeader
 
 STILL, ACTIVE, TIPPED = "still", "active", "tipped"
+RESYNC_NOISE = 3.0  # a level learned after a cell was replaced is rejected if this much noisier
 
 
 class Pipeline(TipDetectors):
@@ -45,6 +46,10 @@ class Pipeline(TipDetectors):
         # at low rates (10 Hz) one reading against one reading 100 ms older can be a single swing
         # of a knocked table: a tip seen only by that lagged test must be seen again
         self._lag_tip_n = max(self._tip_n, 2 if dt >= s.tip_lag_two_from_ms else 1)
+        # at high rates (above 20 Hz) a reading at a turning point of a knock's ringing can pass
+        # the threshold while the force is quiet for a moment: soon after the force was not
+        # quiet, a tip needs two readings (12-25 ms more; at 10 Hz it would cost 100 ms)
+        self._rung_tip_n = 2 if dt < s.tip_lag_two_from_ms else 1
         self._lag_n = max(1, round(s.tip_lag_ms / dt))
         self._ref_n = max(1, round(s.tip_ref_ms / dt))
         self._cur_n = max(1, round(s.tip_cur_ms / dt))
@@ -76,6 +81,8 @@ class Pipeline(TipDetectors):
         self._noise = 0.0  # EMA of |dF| between samples while still
         self._noise_m = 0.0
         self._resync_mass: tuple[float, float, float] | None = None
+        self._resync_noise = 0.0  # force noise before the resync (mean step, g)
+        self._resync_tries = 0
         self._degraded = False  # a cell failed and could not be replaced
         self._prevF = 0.0
         self._prevX = self._prevY = 0.0
@@ -91,6 +98,7 @@ class Pipeline(TipDetectors):
         self._slope_t: int | None = None
         self._slope_ref = (0.0, 0.0, 0.0)
         self._warm = max(self._still_n, round(500.0 / dt))
+        self._unquiet_t = -10**9  # the last sample at which the total force was not quiet
         self._no_tip_until = -1  # after a tip episode, the disc righting itself is no new tip
         self._pushed_t = -10**9  # last time a finger or hand pushed (or lifted) well beyond a pawn
         # the most any force on the disc may exceed the base while a tip is still possible: a
@@ -220,6 +228,15 @@ class Pipeline(TipDetectors):
             self._noise_m += k * (math.hypot(X - self._prevX, Y - self._prevY) - self._noise_m)
         self._prevF, self._prevX, self._prevY = F, X, Y
         if self._n == self._warm:
+            if self._resync_mass is not None and self._resync_noise > 0.0 and \
+                    self._noise > RESYNC_NOISE * 1.5 ** self._resync_tries * self._resync_noise:
+                # far noisier than before the fault: a hand is on the disc (the cell may well have
+                # failed under it); its tremor is no level to learn, so wait for the disc to be still
+                self._resync_tries += 1
+                self._n = 0
+                self._bF = self._bX = self._bY = 0.0
+                self._noise = self._noise_m = 0.0
+                return
             self._update_thresholds()
             self._fF, self._fX, self._fY = self._bF, self._bX, self._bY
             if self._resync_mass is not None:
@@ -291,7 +308,10 @@ class Pipeline(TipDetectors):
         """A failed cell was replaced by its estimate: the force and moments now come from a
         different sum, so learn the still level afresh (a new warm-up), keeping the mass and
         moment on the disc as they were."""
-        self._resync_mass = (self._bF - self._zF, self._bX - self._zX, self._bY - self._zY)
+        if self._resync_mass is None:
+            self._resync_mass = (self._bF - self._zF, self._bX - self._zX, self._bY - self._zY)
+            self._resync_noise = self._noise
+            self._resync_tries = 0
         self._state = STILL
         self._n = 0
         self._bF = self._bX = self._bY = 0.0
@@ -360,6 +380,11 @@ class Pipeline(TipDetectors):
             self._suspect_until = self._n + self._mute_n
         thr = self._tip_threshold()
         need = self._lag_tip_n if lag > thr >= excess_fast else self._tip_n
+        quiet = self._quiet()
+        if not quiet:
+            self._unquiet_t = self._t
+        elif self._t - self._unquiet_t < self.settings.tip_persist_ms:
+            need = max(need, self._rung_tip_n)  # quiet for a moment only (see ``_rung_tip_n``)
         if excess > thr:
             if self._exceed_t is None:
                 self._exceed_t = self._t
@@ -368,7 +393,7 @@ class Pipeline(TipDetectors):
         if self._n < self._suspect_until:
             strike = False
             excess = 0.0
-        elif excess > 0.0 and not self._quiet() and \
+        elif excess > 0.0 and not quiet and \
                 self._t - (self._exceed_t if self._exceed_t is not None else self._t) < \
                 self.settings.tip_persist_ms:
             # a tip moves the load sideways with the force nearly constant; two loads changing at

@@ -15,6 +15,8 @@ learned relation takes over as real presses are seen, in every direction they ex
 
 from __future__ import annotations
 
+from collections import deque
+
 # pseudo-presses of the equal-stiffness prior, at 90 mm from the centre on four sides: twelve
 # samples, about four real presses at 10 Hz
 PRIOR_PRESS_G = (30.0, 90.0, 60.0)
@@ -23,10 +25,15 @@ PRIOR_PRESS_G = (30.0, 90.0, 60.0)
 class CellModel:
     """Running means and covariance of the per-cell grams, from excitation samples."""
 
-    def __init__(self, positions: list[tuple[float, float]]) -> None:
+    def __init__(self, positions: list[tuple[float, float]], hold_ms: float = 0.0) -> None:
+        """``hold_ms``: samples are learned only once they are this old, so that a cell found
+        faulty (a stuck or noisy cell takes seconds to be sure of) has not taught the model its
+        bad readings; ``discard_recent`` drops them."""
         n = len(positions)
         self.n = n
         self._pos = positions
+        self._hold = hold_ms
+        self._held: deque[tuple[int, list[float]]] = deque()
         self.count = 0
         self._sum = [0.0] * n
         self._prod = [[0.0] * n for _ in range(n)]
@@ -35,10 +42,26 @@ class CellModel:
                 for x, y in ((90.0, 0.0), (0.0, 90.0), (-90.0, 0.0), (0.0, -90.0)):
                     g = self._plane_shares(f, f * x, f * y)
                     if g is not None:
-                        self.observe(g)
+                        self._learn(g)
 
-    def observe(self, grams: list[float]) -> None:
-        """Add one sample (grams per cell)."""
+    def observe(self, grams: list[float], t_ms: int = 0) -> None:
+        """Add one sample (grams per cell) taken at ``t_ms``."""
+        if not self._hold:
+            self._learn(grams)
+            return
+        held = self._held
+        held.append((t_ms, grams))
+        while held and held[0][0] <= t_ms - self._hold:
+            self._learn(held.popleft()[1])
+
+    def discard_recent(self, t_ms: int) -> None:
+        """A cell was found faulty at ``t_ms``: learn the samples older than the hold, drop the rest."""
+        held = self._held
+        while held and held[0][0] <= t_ms - self._hold:
+            self._learn(held.popleft()[1])
+        held.clear()
+
+    def _learn(self, grams: list[float]) -> None:
         self.count += 1
         n = self.n
         s = self._sum

@@ -54,3 +54,18 @@ def test_learned_relation_takes_over_from_the_prior_for_unequal_cells() -> None:
     learned_err = abs(predict(model, 1, probe) - probe[1])
     assert prior_err > 0.3
     assert learned_err < 0.05 * prior_err
+
+
+def test_samples_younger_than_the_hold_are_dropped_when_a_cell_turns_out_faulty() -> None:
+    model = CellModel(SQUARE, hold_ms=3000.0)
+    good = shares([1.0] * 4, 60.0, 60.0 * 50, 60.0 * -20)
+    for t in range(0, 2000, 100):
+        model.observe(good, t)
+    stuck = list(good)
+    for t in range(6000, 7000, 100):  # cell 2 stuck at zero while presses go on
+        load = shares([1.0] * 4, 80.0, 80.0 * -60, 80.0 * 40)
+        model.observe([load[0], load[1], stuck[2] * 0.0, load[3]], t)
+    model.discard_recent(7000)
+    model.observe(good, 12_000)  # later learning commits nothing that was dropped
+    probe = shares([1.0] * 4, 8.0, 8.0 * -90, 8.0 * 30)
+    assert abs(predict(model, 2, probe) - probe[2]) < 1e-6
