@@ -54,6 +54,7 @@ class Pipeline(TipDetectors):
         self._ref_n = max(1, round(s.tip_ref_ms / dt))
         self._cur_n = max(1, round(s.tip_cur_ms / dt))
         self._quiet_n = max(2, round(s.tip_quiet_ms / dt))
+        self._persist_n = max(1, round(s.tip_persist_ms / dt))
         self._mute_n = max(1, round(40.0 / dt))  # samples muted after a lone jump held as a glitch
         # a rim strike is only told from a finger by its brevity: needs >= 2 samples per pulse
         self._strike_ok = 2.0 * dt <= s.strike_ms
@@ -98,7 +99,6 @@ class Pipeline(TipDetectors):
         self._slope_t: int | None = None
         self._slope_ref = (0.0, 0.0, 0.0)
         self._warm = max(self._still_n, round(500.0 / dt))
-        self._unquiet_t = -10**9  # the last sample at which the total force was not quiet
         self._no_tip_until = -1  # after a tip episode, the disc righting itself is no new tip
         self._pushed_t = -10**9  # last time a finger or hand pushed (or lifted) well beyond a pawn
         # the most any force on the disc may exceed the base while a tip is still possible: a
@@ -108,6 +108,9 @@ class Pipeline(TipDetectors):
         masses = header.pawn_mass_g.values()
         self._pawn_range = (0.75 * min(masses), 1.25 * max(masses) + 1.0)
         self._win_n = max(2, round(s.release_window_ms / dt))
+        self._win_count = 0  # windows measured for ``_win_var``
+        self._win_done_n = 0  # the sample count when windows were last measured
+        self._still_from_n = 0  # the sample count when the disc last became still
         self._win_var = 0.0  # variance of a window mean about the still baseline (per axis, g²mm²)
         # at low rates (10 Hz) a window is one or two readings, each averaging the finger's lift
         # and any wobble: too few to tell a pinned load from a misread press, so the watch is off
@@ -314,6 +317,7 @@ class Pipeline(TipDetectors):
             self._resync_tries = 0
         self._state = STILL
         self._n = 0
+        self._win_done_n = self._still_from_n = 0
         self._bF = self._bX = self._bY = 0.0
         self._noise = self._noise_m = 0.0
         self._slope_t = None
@@ -380,10 +384,7 @@ class Pipeline(TipDetectors):
             self._suspect_until = self._n + self._mute_n
         thr = self._tip_threshold()
         need = self._lag_tip_n if lag > thr >= excess_fast else self._tip_n
-        quiet = self._quiet()
-        if not quiet:
-            self._unquiet_t = self._t
-        elif self._t - self._unquiet_t < self.settings.tip_persist_ms:
+        if excess > thr and self._rung_tip_n > 1 and self._rang():
             need = max(need, self._rung_tip_n)  # quiet for a moment only (see ``_rung_tip_n``)
         if excess > thr:
             if self._exceed_t is None:
@@ -393,7 +394,7 @@ class Pipeline(TipDetectors):
         if self._n < self._suspect_until:
             strike = False
             excess = 0.0
-        elif excess > 0.0 and not quiet and \
+        elif excess > 0.0 and not self._quiet() and \
                 self._t - (self._exceed_t if self._exceed_t is not None else self._t) < \
                 self.settings.tip_persist_ms:
             # a tip moves the load sideways with the force nearly constant; two loads changing at
@@ -444,6 +445,7 @@ class Pipeline(TipDetectors):
     def end_segment(self, level: tuple[float, float, float]) -> None:
         """Back to still with a new baseline ``level``."""
         self._state = STILL
+        self._still_from_n = self._n
         self._slope_t = None
         self._bF, self._bX, self._bY = level
         self._fF, self._fX, self._fY = level

@@ -24,6 +24,9 @@ STILL = "still"
 TIP_AFTER_PUSH_MS = 80  # no moment tip this soon after a press (its transient is in the smoothed signals)
 
 
+RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before the release watch
+
+
 class TipDetectors:
     """The tip tests; mixed into ``Pipeline``, whose state they read."""
 
@@ -43,11 +46,15 @@ class TipDetectors:
     _warm: int
     _win_n: int
     _win_var: float
+    _win_count: int
+    _win_done_n: int
+    _still_from_n: int
     _bX: float
     _bY: float
     _zX: float
     _zY: float
     _quiet_n: int
+    _persist_n: int
     _quiet_g: float
     _ref_n: int
     _cur_n: int
@@ -69,20 +76,29 @@ class TipDetectors:
     def _track_window_noise(self) -> None:
         """How far a short window's mean moment strays from the still baseline: the noise the
         release watch must clear. Measured, not derived from the per-sample noise, because slow
-        (1/f) noise and vibration do not average out over a few samples."""
+        (1/f) noise and vibration do not average out over a few samples. Each call (every 64
+        still samples) takes the non-overlapping windows of the still samples buffered since the
+        last call."""
         n = self._win_n
-        m = len(self._hX)
-        if m < n or self._state != STILL or self._n <= self._warm:
+        if self._state != STILL or self._n <= self._warm:
             return
+        fresh = min(len(self._hX), self._n - max(self._still_from_n, self._warm, self._win_done_n))
+        if fresh < n:
+            return
+        self._win_done_n = self._n
+        m = len(self._hX)
         k = 1.0 / n
-        dx = sum(islice(self._hX, m - n, m)) * k - self._bX
-        dy = sum(islice(self._hY, m - n, m)) * k - self._bY
-        d2 = 0.5 * (dx * dx + dy * dy)
         floor = self.sigma_m() ** 2 * k
-        if self._win_var <= 0.0:
-            self._win_var = max(d2, floor)
-        elif d2 < 25.0 * self._win_var:  # a window that caught a bump is no noise sample
-            self._win_var += 0.05 * (d2 - self._win_var)
+        for end in range(m, m - fresh + n - 1, -n):
+            dx = sum(islice(self._hX, end - n, end)) * k - self._bX
+            dy = sum(islice(self._hY, end - n, end)) * k - self._bY
+            d2 = 0.5 * (dx * dx + dy * dy)
+            self._win_count += 1
+            if self._win_var <= 0.0:
+                self._win_var = max(d2, floor)
+            elif d2 < 25.0 * self._win_var:  # a window that caught a bump is no noise sample
+                # a plain mean of the first windows, then a slow average
+                self._win_var += max(0.02, 1.0 / self._win_count) * (d2 - self._win_var)
         self._win_var = max(self._win_var, floor)
 
     def window_sigma_m(self) -> float:
@@ -108,7 +124,8 @@ class TipDetectors:
         """The release watch (``release.py``): a finger just let go of a pawn and the level is far
         from where the press put it, with the force quiet and one pawn heavier."""
         j = self._judge
-        if self._release is None or j.press_w <= 0 or j.cur_ep is not None or self._refractory():
+        if self._release is None or j.press_w <= 0 or j.cur_ep is not None or self._refractory() or \
+                self._win_count < RELEASE_NOISE_WINDOWS:
             return False
         w = j.press_w
         press = (w, j.press_x / w, j.press_y / w)
@@ -136,6 +153,14 @@ class TipDetectors:
         n = len(h)
         recent = list(islice(h, max(0, n - self._quiet_n), n))
         return max(recent) - min(recent) <= max(self._quiet_g, 6.0 * self.sigma_f())
+
+    def _rang(self) -> bool:
+        """The total force was not quiet at some time in the last ``tip_persist_ms`` (its range
+        over that time and the quiet window before it is beyond the quiet limit)."""
+        h = self._hF
+        n = len(h)
+        recent = list(islice(h, max(0, n - self._quiet_n - self._persist_n), n))
+        return max(recent) - min(recent) > max(self._quiet_g, 6.0 * self.sigma_f())
 
     def tip_threshold(self) -> float:
         """Unexplained moment (g*mm) that means a tip (public: the segment judge weighs the tilt
