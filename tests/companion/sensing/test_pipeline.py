@@ -430,3 +430,18 @@ def test_knock_ringing_after_a_placement_is_no_tip_on_an_independent_trace() -> 
     pipe = Pipeline(header)
     events = [e for s in samples for e in pipe.feed(s)]
     assert "tipped" not in kinds(events)
+
+
+def test_release_watch_waits_for_a_measured_window_noise() -> None:
+    """Regression on a trace of the independent simulator (3 cells, 80 Hz): a small pawn set
+    down 2 s into the trace was read as a tip by the release watch, whose window noise had been
+    measured on one window only. It now waits for 16 windows of still disc."""
+    from hardware.sim_alt.scenarios import generate
+
+    header, samples, truth = generate(9610, cells=3, rate_hz=80.0, noise_g=0.05 + 0.2 * 9 / 11,
+                                      kind="bump_only", minutes=10.0)
+    first = [e for e in truth if e.get("event") == "placed"][0]
+    assert 1500 <= first["t_ms"] <= 2500
+    pipe = Pipeline(header)
+    events = [e for s in samples if s.t_ms < 5000 for e in pipe.feed(s)]
+    assert kinds(events) == ["placed"]
