@@ -17,6 +17,7 @@ Matching windows (times in ms, truth time -> accepted detection times):
 - ``hand``: truth start ``s``, duration ``d``; a detected ``hand`` in ``[s, s+d+3000]``.
 - ``removed``: truth ``t``; a detected ``removed`` in ``[t-250, t+2500]``.
 - ``fault``: truth onset ``t`` on cell ``c``; a detected ``fault`` for cell ``c`` in ``[t, t+5000]``.
+  ``false_faults`` counts detected ``fault`` events on a cell with no truth fault before them.
 - bump-only traces: every detected event at or after ``quiet_from_ms`` is false.
 - once a cell has failed (a truth ``fault``) the table cannot weigh reliably any more: events
   (truth and detected, except ``fault``) from the first fault onset on are left out of the other
@@ -95,6 +96,7 @@ class Tally:
     faults_true: int = 0
     faults_matched: int = 0
     fault_kind_ok: int = 0
+    faults_false: int = 0
     faults_by_kind: dict[str, int] = field(default_factory=dict)
     faults_missed_by_kind: dict[str, int] = field(default_factory=dict)
     after_fault_true: int = 0
@@ -152,6 +154,7 @@ class Tally:
             "removed_recall": ratio(self.removed_matched, self.removed_true),
             "fault_recall_5s": ratio(self.faults_matched, self.faults_true),
             "fault_kind_accuracy": ratio(self.fault_kind_ok, self.faults_matched),
+            "false_faults": float(self.faults_false),
             "after_fault_placement_recall": ratio(self.after_fault_matched, self.after_fault_true),
             "after_fault_placement_precision": ratio(self.after_fault_matched, self.after_fault_det),
             "after_fault_size_accuracy": ratio(self.after_fault_size_ok, self.after_fault_matched),
@@ -303,4 +306,9 @@ def score_trace(truth: list[dict], events: list[dict]) -> Tally:
             tally.fault_kind_ok += any(d.get("kind") == t_ev["kind"] for d in hits)
         else:
             tally.faults_missed_by_kind[kind] = tally.faults_missed_by_kind.get(kind, 0) + 1
+    # a fault reported on a cell that had not failed (a hand's tremor over one cell, say) stops
+    # the table weighing for seconds
+    failed = [(e["cell"], e["t_ms"]) for e in _of(truth, "fault")]
+    tally.faults_false += sum(1 for d in _of(events, "fault")
+                              if not any(c == d.get("cell") and t <= d["t_ms"] for c, t in failed))
     return tally

@@ -192,3 +192,11 @@ def test_placements_after_a_fault_on_four_cells_are_scored_apart() -> None:
     assert f["after_fault_zone_number_accuracy"] == pytest.approx(1 / 2)
     three = score_trace([dict(GAME, cells=3), fault, placed(12_000)], [placed(12_500)]).figures()
     assert three["after_fault_placement_recall"] is None
+
+
+def test_fault_on_a_cell_that_had_not_failed_is_false() -> None:
+    stuck = {"event": "fault", "t_ms": 5000, "cell": 1, "kind": "stuck"}
+    assert score_trace([GAME], [dict(stuck, cell=2, kind="noisy")]).faults_false == 1
+    later = [dict(stuck, t_ms=6000), dict(stuck, t_ms=9000, cell=2)]
+    assert score_trace([GAME, stuck], later).faults_false == 1
+    assert score_trace([GAME, stuck], [dict(stuck, t_ms=4000)]).figures()["false_faults"] == 1.0
