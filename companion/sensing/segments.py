@@ -25,6 +25,7 @@ LEVEL_MIN_GMM = 150.0  # ... or this much of where the remaining pawns put it
 LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slide-off or a removal
 LOSS_HOLD_MS = 8000.0  # a larger loss without a tip is a hand lifting unless it lasts this long
 HAND_WITH_LOSS_MS = 450.0  # a sustained press this long next to a loss is a hand (a pinch is shorter)
+SET_LEVEL_FROM_MS = 50.0  # sample spacing from which a level disc after lying over settles at once
 PRESS_APART_MS = 250.0  # presses this far apart set down different pawns
 PRESS_MIN_MS = 60.0  # ... and a press lasts this long (a knocked table swings for less)
 NEAR_SIZE_RANGE = (0.6, 1.3)  # a step this share of the lightest .. heaviest pawn may be one
@@ -394,7 +395,12 @@ class SegmentJudge(FallReader):
         level_ok = self.righted and level_now
         held = t - (self.still_since or t)
         events: list[dict] = []
-        if not level_ok and held < self.s.tip_max_unlevel_ms:
+        lay_over = self.exc_max >= LAY_OVER_THRESHOLDS * pipe.tip_threshold()
+        # at 10-20 Hz, a disc seen lying over that is level again and still was set level (by a
+        # hand, whose lift hides the righting): no need to wait as for a disc that may still lie
+        # tilted. (At higher rates the wait lets pawns still sliding on the disc fall and be seen.)
+        set_level = level_now and lay_over and self.dt >= SET_LEVEL_FROM_MS
+        if not level_ok and not set_level and held < self.s.tip_max_unlevel_ms:
             return None
         if new_loss > self.zero_tol_g(pipe):
             moment = (-d_x, -d_y) if level_ok and self.lost_reported == 0.0 else None
@@ -403,7 +409,6 @@ class SegmentJudge(FallReader):
                 loss[-1]["confident"] = False
             events.extend(loss)
         hand = self._hand_events(t, t)
-        lay_over = self.exc_max >= LAY_OVER_THRESHOLDS * pipe.tip_threshold()
         if (level_ok or (level_now and lay_over)) and not events and self.lost_reported == 0.0:
             # level again without losing any mass: impossible unless pawns slid off onto the
             # base plate (the pawns left on it must hold less than its limit). The same holds

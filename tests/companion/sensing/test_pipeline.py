@@ -363,6 +363,9 @@ def test_pawn_left_on_the_base_plate_after_a_hand_set_the_disc_level(table, rate
     fell = [e for e in events if e["event"] == "fell"]
     assert [e["pawns"] for e in fell] == [{"small": 0, "medium": 0, "large": 1}]
     assert fell[0]["confident"] is False
+    if rate == 10.0:  # level and still after lying over: settled without the 2 s wait for a tilted disc
+        settled = next(e["t_ms"] for e in events if e["event"] == "settled")
+        assert settled <= 12_000 + 1200
 
 
 def test_small_short_excursion_read_as_a_tip_invents_no_fall(table) -> None:
