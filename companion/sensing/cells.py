@@ -9,6 +9,7 @@ value. Faults are judged on the raw stream of each cell (see ``docs/sensing.md``
 
 from __future__ import annotations
 
+import math
 from operator import eq, mul
 from operator import sub as minus
 
@@ -478,6 +479,17 @@ class CellFilter:
         ``"busy"`` (one of them is not still: a press, or the hand's tremor) or ``"rest"`` (the
         loudness is ``i``'s own: electrical noise moves nothing else)."""
         quiet = self._quiet_levels
+        if self.n == 1:
+            # no other cell to ask: a hand moves the cell's own level far more than its noise
+            # moves the median of a block (electrical noise is centred on the level)
+            now = levels[0] if levels is not None else None
+            before = quiet[0] if quiet is not None else None
+            valid = sum(1 for v in columns[0] if v is not None and v not in _BAD_CODES)
+            sigma = self.noise_g[0]
+            if now is not None and before is not None and valid and \
+                    abs(now - before) > max(self._moved_g, 5.0 * sigma / math.sqrt(valid)):
+                return "moved"
+            return "rest"
         busy = False
         for k in range(self.n):
             if k == i or k in self.faults or k == self.substituted:

@@ -247,6 +247,21 @@ def test_trembling_hand_over_one_cell_of_three_is_no_noisy_cell(table, rate: flo
     assert kinds(events) == ["placed", "hand", "settled", "placed"]
 
 
+def test_one_cell_table_tells_a_trembling_hand_from_a_noisy_cell(table) -> None:
+    """With one cell there is no other cell to ask: a hand moves the cell's level far more than
+    its tremor moves a second's median, while a noisy channel is centred on its level."""
+    tab = table(noise_g=0.1, cells=1)
+    tab.place(2.0, "small", 0.0, 0.0)
+    tab.hand(5.0, 4.0, 300.0, 0.0, 0.0)
+    tab.place(12.0, "medium", 0.0, 0.0)
+    assert kinds(tab.run(16.0)) == ["placed", "hand", "settled", "placed"]
+    noisy = table(noise_g=0.1, cells=1)
+    noisy.place(2.0, "small", 0.0, 0.0)
+    noisy.fault(5.0, 0, "noisy")
+    faults = [e for e in noisy.run(12.0) if e["event"] == "fault"]
+    assert [(e["cell"], e["kind"]) for e in faults] == [(0, "noisy")] and faults[0]["t_ms"] <= 10_000
+
+
 def test_glitch_during_a_press_is_not_taken_as_load(table) -> None:
     tab = table(noise_g=0.1, glitch_prob=1 / 30)
     tab.place(2.0, "medium", *polar(80, 30), press_g=180, press_s=0.5)
