@@ -376,10 +376,9 @@ class Pipeline(TipDetectors):
         # the tilt excursion counts only while the force is quiet: the rim striking its stop is a
         # force pulse whose moment is no measure of how far the disc lies over
         self._judge.observe(self._t, f, excess if not tipped or self._quiet() else 0.0)
-        if self._positional:
-            self._judge.press_sample(f, self._hX[-1], self._hY[-1])
-            if not tipped and self._released_off_level():
-                strike = True  # the release tipped the disc: as certain as a rim strike
+        self._judge.press_sample(f, self._hX[-1], self._hY[-1])  # (one cell: mass only, at 0, 0)
+        if self._positional and not tipped and self._released_off_level():
+            strike = True  # the release tipped the disc: as certain as a rim strike
         if self._cells.suspect:
             self._suspect_until = self._n + self._mute_n
         thr = self._tip_threshold()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
+from companion.sensing.massonly import mass_only_tip
 from companion.sensing.settings import SensingSettings
 from companion.sensing.trace import TraceHeader
 
@@ -51,6 +52,7 @@ class SegmentJudge(FallReader):
         self.pre_n = max(3, round(150.0 / dt))
         self.fall_n = max(3, round(250.0 / dt))
         self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
+        self.placed_t = -10**9  # when the last ``placed`` was reported
         self._reset(0, (0.0, 0.0, 0.0))
 
     def _reset(self, t: int, base: tuple[float, float, float]) -> None:
@@ -284,6 +286,10 @@ class SegmentJudge(FallReader):
     def _judge(self, pipe: Pipeline, t: int, level: tuple[float, float, float],
                t_still: int) -> list[dict] | None:
         d_f = level[0] - self._drifted(t)[0]
+        if not self.positional:
+            tip = mass_only_tip(self, pipe, t, level, d_f)
+            if tip is not None:
+                return tip
         if abs(d_f) <= self.zero_tol_g(pipe):
             events = self._hand_events(t, t_still)
             pipe.end_segment(level)
@@ -477,6 +483,7 @@ class SegmentJudge(FallReader):
 
     def _placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
         """The ``placed`` event, also recorded in the pipeline's pawn list."""
+        self.placed_t = t
         if not self.positional:
             pipe.pawns.append(Pawn(size, mass, None, None))
             return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),

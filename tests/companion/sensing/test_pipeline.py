@@ -262,6 +262,25 @@ def test_one_cell_table_tells_a_trembling_hand_from_a_noisy_cell(table) -> None:
     assert [(e["cell"], e["kind"]) for e in faults] == [(0, "noisy")] and faults[0]["t_ms"] <= 10_000
 
 
+@pytest.mark.parametrize("delays", [(0.12, 0.2), (0.35, 0.5)])
+def test_one_cell_pawn_set_down_then_weight_gone_is_a_tip_with_falls(table, delays) -> None:
+    """Mass only: a pawn set down whose weight leaves again with others, without a pinch, went
+    over the edge with the disc: placed, tipped, fell (not confident), settled -- not a hand.
+    The falls come in the placement's own segment, or just after it was judged."""
+    tab = table(noise_g=0.1, cells=1)
+    tab.place(2.0, "small", 0.0, 0.0)
+    tab.place(5.0, "medium", 0.0, 0.0)
+    release = tab.place(8.0, "large", 0.0, 0.0)
+    for size, dt in zip(("large", "medium"), delays, strict=True):
+        m = tab.header.pawn_mass_g[size]
+        tab.loads.append(lambda s, m=m, t0=release + dt: (-m, 0.0, 0.0) if s >= t0 else (0.0, 0.0, 0.0))
+    events = tab.run(13.0)
+    assert kinds(events) == ["placed", "placed", "placed", "tipped", "fell", "settled"]
+    assert events[2]["size"] == "large"
+    assert events[4]["pawns"] == {"small": 0, "medium": 1, "large": 1}
+    assert events[4]["confident"] is False
+
+
 def test_glitch_during_a_press_is_not_taken_as_load(table) -> None:
     tab = table(noise_g=0.1, glitch_prob=1 / 30)
     tab.place(2.0, "medium", *polar(80, 30), press_g=180, press_s=0.5)
