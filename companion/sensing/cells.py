@@ -9,26 +9,18 @@ value. Faults are judged on the raw stream of each cell (see ``docs/sensing.md``
 
 from __future__ import annotations
 
-import math
 from operator import eq, mul
 from operator import sub as minus
 
 from companion.sensing.settings import SensingSettings
+from companion.sensing.stillness import StillLevels
 from companion.sensing.substitute import CellModel
 from companion.sensing.trace import RAW_MAX, RAW_MIN, TraceHeader
 
 _BAD_CODES = (RAW_MAX, RAW_MIN, -1)
 _BAD = frozenset((None, *_BAD_CODES))  # a row holding none of these may take the fast path
-QUIET_SPAN_G = 3.0  # a noise block whose cells all stay within this is still (no press, no hand)
 ALONE_RATIO = 50.0  # noise this far above every other cell's is no load's, whatever they do
 BIG_JUMP_G = 40.0  # a per-sample jump this big, far above the other cells', is held as a glitch
-
-
-def _span(col: tuple[int | None, ...]) -> int | None:
-    """Range of a column's valid reads without its extreme one on each side (a lone glitch
-    spike is no activity); None with fewer than five."""
-    valid = sorted(v for v in col if v is not None and v not in _BAD_CODES)
-    return valid[-2] - valid[1] if len(valid) >= 5 else None
 
 
 class CellFilter:
@@ -93,10 +85,7 @@ class CellFilter:
         self._noisy_run = [0] * n
         self._noise_cols: list[tuple[int | None, ...]] = []  # the last noise block, one column per cell
         self._noise_g: list[float] | None = [0.0] * n  # its per-cell sigmas (None: not computed yet)
-        # a cell's level this far from its last still one is more than a pawn set down could move
-        # it (its share is at most about 1.2 of its weight): a hand is on the disc
-        self._moved_g = max(3.0, 1.25 * max(header.pawn_mass_g.values(), default=8.0))
-        self._quiet_levels: list[float | None] | None = None  # per-cell grams, last block with no loud cell
+        self._still = StillLevels(self._offset, self._inv, max(header.pawn_mass_g.values(), default=8.0))
         self._scale = [abs(k) for k in self._inv]  # grams per count
         self.faults: dict[int, str] = {}
         self._fault_bad_t: dict[int, int] = {}
@@ -414,17 +403,18 @@ class CellFilter:
         else:
             self._model_ok = self.n >= 4 and self.substituted is None
             self._noisy_run = [0] * self.n
-            self._note_quiet(columns)
+            self._still.note(columns)
             return []
         sigmas = self.noise_g
         loudest = max(sigmas)
         # learn the stand-in model only while every cell is healthy
         self._model_ok = self.n >= 4 and self.substituted is None and loudest < noisy_g
-        levels = self._levels(columns)
         if loudest <= noisy_g:  # no cell above the noisy threshold: the loop below would clear all runs
             self._noisy_run = [0] * self.n
-            self._note_quiet(columns)
+            self._still.note(columns)
             return []
+        levels = self._still.levels(columns)
+        unused = set(self.faults) | ({self.substituted} if self.substituted is not None else set())
         events = []
         # a replaced cell's reading is constant or garbage: its share of a hand's tremor is
         # missing among the others, so a cell near the hand stands out more
@@ -434,7 +424,7 @@ class CellFilter:
             # physical loads (a trembling hand) move several cells at once: a noisy cell stands alone
             loudest_other = others[-1] if others else 0.0
             if sigma > noisy_g * (1 if others else 3) and sigma > apart * loudest_other:
-                others_now = self._others_now(i, levels, columns)
+                others_now = self._still.others_now(i, levels, columns, unused, sigmas)
                 if others_now == "moved":
                     self._noisy_run[i] = 0
                     continue
@@ -450,58 +440,6 @@ class CellFilter:
             else:
                 self._noisy_run[i] = 0
         return events
-
-    def _levels(self, columns: list[tuple[int | None, ...]]) -> list[float | None] | None:
-        """Median grams of each cell over a noise block, from its valid reads (None for a cell
-        with fewer than three; None for all if the block is empty)."""
-        if not columns or not columns[0]:
-            return None
-        out: list[float | None] = []
-        for col, o, k in zip(columns, self._offset, self._inv, strict=True):
-            valid = sorted(v for v in col if v is not None and v not in _BAD_CODES)
-            out.append((valid[len(valid) // 2] - o) * k if len(valid) >= 3 else None)
-        return out
-
-    def _note_quiet(self, columns: list[tuple[int | None, ...]]) -> None:
-        """Keep the cells' levels of a still block (every cell within ``QUIET_SPAN_G``: no press,
-        no hand) as the reference of ``_others_moved``."""
-        for col, scale in zip(columns, self._scale, strict=True):
-            span = _span(col)
-            if span is None or span * scale > QUIET_SPAN_G:
-                return
-        self._quiet_levels = self._levels(columns)
-
-    def _others_now(self, i: int, levels: list[float | None] | None,
-                    columns: list[tuple[int | None, ...]]) -> str:
-        """What the healthy cells other than a loud cell ``i`` did in this block: ``"moved"``
-        (a level left the last still one by more than a pawn could: a hand is on the disc, even
-        if over cell ``i`` near the rim the others carry a small, even negative share of it),
-        ``"busy"`` (one of them is not still: a press, or the hand's tremor) or ``"rest"`` (the
-        loudness is ``i``'s own: electrical noise moves nothing else)."""
-        quiet = self._quiet_levels
-        if self.n == 1:
-            # no other cell to ask: a hand moves the cell's own level far more than its noise
-            # moves the median of a block (electrical noise is centred on the level)
-            now = levels[0] if levels is not None else None
-            before = quiet[0] if quiet is not None else None
-            valid = sum(1 for v in columns[0] if v is not None and v not in _BAD_CODES)
-            sigma = self.noise_g[0]
-            if now is not None and before is not None and valid and \
-                    abs(now - before) > max(self._moved_g, 5.0 * sigma / math.sqrt(valid)):
-                return "moved"
-            return "rest"
-        busy = False
-        for k in range(self.n):
-            if k == i or k in self.faults or k == self.substituted:
-                continue
-            span = _span(columns[k])
-            if span is not None and span * self._scale[k] > QUIET_SPAN_G:
-                busy = True
-            now = levels[k] if levels is not None else None
-            before = quiet[k] if quiet is not None else None
-            if now is not None and before is not None and abs(now - before) > self._moved_g:
-                return "moved"
-        return "busy" if busy else "rest"
 
     def _fault(self, i: int, t_ms: int, kind: str) -> dict | None:
         """Record a fault; return the event the first time it is seen (until it clears)."""
