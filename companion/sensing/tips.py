@@ -24,6 +24,7 @@ STILL = "still"
 TIP_AFTER_PUSH_MS = 80  # no moment tip this soon after a press (its transient is in the smoothed signals)
 
 
+LANDING_DIP = 0.6  # a force this many lightest pawns below the reference before a pulse: a landing
 RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before the release watch
 
 
@@ -222,6 +223,8 @@ class TipDetectors:
         lo = max(s.strike_min_g, 10.0 * self.sigma_f())
         if f < lo or len(self._hF) < 2 or self._hF[-2] - ref[0] >= lo:
             return False  # a strike rises from the quiet level (not the tail of a finger press)
+        if self._hF[-2] - ref[0] <= -LANDING_DIP * min(self.header.pawn_mass_g.values()):
+            return False  # a pawn's weight was gone just before: its flight, and this its landing
         r = math.hypot(self._hX[-1] - ref[1], self._hY[-1] - ref[2]) / f
         if r >= s.strike_rim_frac * self.header.layout.radius_mm:
             self._strike = (self._t, f)

@@ -281,6 +281,30 @@ def test_one_cell_pawn_set_down_then_weight_gone_is_a_tip_with_falls(table, dela
     assert events[4]["confident"] is False
 
 
+def test_pawn_sliding_off_alone_and_landing_on_the_base_plate_is_no_tip(table) -> None:
+    """A pawn at the rim slides off on its own and lands on the base plate just outside the
+    disc: its landing is a short force pulse at the rim, like a rim strike, but its weight was
+    gone just before (its flight). No tip."""
+    tab = table(noise_g=0.1)
+    tab.place(2.0, "small", *polar(60, 200))
+    x, y = polar(140, 30)
+    tab.place(5.0, "medium", x, y)
+    m = tab.header.pawn_mass_g["medium"]
+    bx, by = polar(158, 30)
+
+    def slide(s: float) -> tuple[float, float, float]:
+        if s < 10.0:
+            return 0.0, 0.0, 0.0
+        f, mx, my = -m, -m * x, -m * y  # it has left the disc
+        if s >= 10.05:  # on the base plate
+            f, mx, my = f + m, mx + m * bx, my + m * by
+        if 10.05 <= s < 10.065:  # the landing impact
+            f, mx, my = f + 10.0, mx + 10.0 * bx, my + 10.0 * by
+        return f, mx, my
+    tab.loads.append(slide)
+    assert "tipped" not in kinds(tab.run(16.0))
+
+
 def test_glitch_during_a_press_is_not_taken_as_load(table) -> None:
     tab = table(noise_g=0.1, glitch_prob=1 / 30)
     tab.place(2.0, "medium", *polar(80, 30), press_g=180, press_s=0.5)
