@@ -99,6 +99,8 @@ class Pipeline(TipDetectors):
         self._slope_t: int | None = None
         self._slope_ref = (0.0, 0.0, 0.0)
         self._warm = max(self._still_n, round(500.0 / dt))
+        # a pawn seen landing on the base plate in this segment (time, weight gone, direction)
+        self.landing: tuple[int, float, float] | None = None
         self._no_tip_until = -1  # after a tip episode, the disc righting itself is no new tip
         self._pushed_t = -10**9  # last time a finger or hand pushed (or lifted) well beyond a pawn
         # the most any force on the disc may exceed the base while a tip is still possible: a
@@ -344,6 +346,7 @@ class Pipeline(TipDetectors):
         """A change began: freeze the baseline and analyse until the load is still again."""
         self._state = ACTIVE
         self._tip_run = 0
+        self.landing = None
         self._judge.begin(self, self._t)
         self._segment_step(out)
 

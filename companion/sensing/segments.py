@@ -14,6 +14,7 @@ from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
 from companion.sensing.massonly import mass_only_tip
 from companion.sensing.settings import SensingSettings
+from companion.sensing.slideoff import slid_off
 from companion.sensing.trace import TraceHeader
 
 if TYPE_CHECKING:
@@ -291,7 +292,7 @@ class SegmentJudge(FallReader):
             if tip is not None:
                 return tip
         if abs(d_f) <= self.zero_tol_g(pipe):
-            events = self._hand_events(t, t_still)
+            events = self._hand_events(t, t_still) or slid_off(pipe, t, self.layout.radius_mm)
             pipe.end_segment(level)
             return events
         if d_f > 0 and (self._match_size(d_f) or self._near_size(d_f)) is not None:

@@ -47,6 +47,7 @@ class TipDetectors:
     _warm: int
     _win_n: int
     _win_var: float
+    landing: tuple[int, float, float] | None
     _win_count: int
     _win_done_n: int
     _still_from_n: int
@@ -223,10 +224,15 @@ class TipDetectors:
         lo = max(s.strike_min_g, 10.0 * self.sigma_f())
         if f < lo or len(self._hF) < 2 or self._hF[-2] - ref[0] >= lo:
             return False  # a strike rises from the quiet level (not the tail of a finger press)
-        if self._hF[-2] - ref[0] <= -LANDING_DIP * min(self.header.pawn_mass_g.values()):
-            return False  # a pawn's weight was gone just before: its flight, and this its landing
-        r = math.hypot(self._hX[-1] - ref[1], self._hY[-1] - ref[2]) / f
-        if r >= s.strike_rim_frac * self.header.layout.radius_mm:
-            self._strike = (self._t, f)
+        dx, dy = self._hX[-1] - ref[1], self._hY[-1] - ref[2]
+        if math.hypot(dx, dy) / f < s.strike_rim_frac * self.header.layout.radius_mm:
+            return False
+        dip = ref[0] - self._hF[-2]
+        if dip >= LANDING_DIP * min(self.header.pawn_mass_g.values()):
+            # a pawn's weight was gone just before: its flight, and this its landing on the base
+            # plate (a pawn sliding off alone), not a rim strike
+            self.landing = (self._t, dip, math.atan2(dy, dx))
+            return False
+        self._strike = (self._t, f)
         return False
 

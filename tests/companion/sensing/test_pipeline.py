@@ -284,7 +284,8 @@ def test_one_cell_pawn_set_down_then_weight_gone_is_a_tip_with_falls(table, dela
 def test_pawn_sliding_off_alone_and_landing_on_the_base_plate_is_no_tip(table) -> None:
     """A pawn at the rim slides off on its own and lands on the base plate just outside the
     disc: its landing is a short force pulse at the rim, like a rim strike, but its weight was
-    gone just before (its flight). No tip."""
+    gone just before (its flight). No tip: the pawn fell (named from the landing's direction and
+    the weight gone, not confident), and its pick-up from the base plate later is no event."""
     tab = table(noise_g=0.1)
     tab.place(2.0, "small", *polar(60, 200))
     x, y = polar(140, 30)
@@ -302,7 +303,12 @@ def test_pawn_sliding_off_alone_and_landing_on_the_base_plate_is_no_tip(table) -
             f, mx, my = f + 10.0, mx + 10.0 * bx, my + 10.0 * by
         return f, mx, my
     tab.loads.append(slide)
-    assert "tipped" not in kinds(tab.run(16.0))
+    tab.loads.append(lambda s: (-m, -m * bx, -m * by) if s >= 14.2 else (0.0, 0.0, 0.0))
+    tab.loads.append(lambda s: tab._point(s, 14.0, 14.22, 0.04, 15.0, bx, by))
+    events = tab.run(18.0)
+    assert kinds(events) == ["placed", "placed", "fell"]
+    assert events[2]["pawns"] == {"small": 0, "medium": 1, "large": 0}
+    assert events[2]["confident"] is False
 
 
 def test_glitch_during_a_press_is_not_taken_as_load(table) -> None:
