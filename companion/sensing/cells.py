@@ -15,9 +15,9 @@ from operator import sub as minus
 from companion.sensing.settings import SensingSettings
 from companion.sensing.stillness import StillLevels
 from companion.sensing.substitute import CellModel
-from companion.sensing.trace import RAW_MAX, RAW_MIN, TraceHeader
+from companion.sensing.trace import BAD_CODES, RAW_MAX, RAW_MIN, TraceHeader
 
-_BAD_CODES = (RAW_MAX, RAW_MIN, -1)
+_BAD_CODES = BAD_CODES
 _BAD = frozenset((None, *_BAD_CODES))  # a row holding none of these may take the fast path
 ALONE_RATIO = 50.0  # noise this far above every other cell's is no load's, whatever they do
 BIG_JUMP_G = 40.0  # a per-sample jump this big, far above the other cells', is held as a glitch

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 
-from companion.sensing.trace import RAW_MAX, RAW_MIN
+from companion.sensing.trace import BAD_CODES
 
-_BAD_CODES = (RAW_MAX, RAW_MIN, -1)
+_BAD_CODES = BAD_CODES
 QUIET_SPAN_G = 3.0  # a noise block whose cells all stay within this is still (no press, no hand)
 
 Column = tuple[int | None, ...]

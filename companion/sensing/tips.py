@@ -149,20 +149,21 @@ class TipDetectors:
         """A placement was judged on a level disc: a new tip is possible again."""
         self._no_tip_until = -1
 
+    def _force_range_above(self, n: int) -> bool:
+        """The total force's range over the last ``n`` samples exceeds the quiet limit."""
+        h = self._hF
+        m = len(h)
+        recent = list(islice(h, max(0, m - n), m))
+        return max(recent) - min(recent) > max(self._quiet_g, 6.0 * self.sigma_f())
+
     def _quiet(self) -> bool:
         """The total force has been nearly constant over the last ``tip_quiet_ms``."""
-        h = self._hF
-        n = len(h)
-        recent = list(islice(h, max(0, n - self._quiet_n), n))
-        return max(recent) - min(recent) <= max(self._quiet_g, 6.0 * self.sigma_f())
+        return not self._force_range_above(self._quiet_n)
 
     def _rang(self) -> bool:
         """The total force was not quiet at some time in the last ``tip_persist_ms`` (its range
         over that time and the quiet window before it is beyond the quiet limit)."""
-        h = self._hF
-        n = len(h)
-        recent = list(islice(h, max(0, n - self._quiet_n - self._persist_n), n))
-        return max(recent) - min(recent) > max(self._quiet_g, 6.0 * self.sigma_f())
+        return self._force_range_above(self._quiet_n + self._persist_n)
 
     def tip_threshold(self) -> float:
         """Unexplained moment (g*mm) that means a tip (public: the segment judge weighs the tilt

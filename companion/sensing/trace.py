@@ -21,6 +21,7 @@ from companion.sensing.layout import DiscLayout, LayoutError
 FORMAT = "dingo-trace/1"
 RAW_MIN = -8388608
 RAW_MAX = 8388607
+BAD_CODES = (RAW_MAX, RAW_MIN, -1)  # glitch codes of an HX711 stream (rails, all bits set)
 REQUIRED_KEYS = ("format", "rate_hz", "cells", "pawn_mass_g")
 PAWN_SIZES = ("small", "medium", "large")
 
