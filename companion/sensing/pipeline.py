@@ -444,6 +444,14 @@ class Pipeline(TipDetectors):
         """The empty-disc zero (F, Mx, My)."""
         return self._zF, self._zX, self._zY
 
+    def tipped_late(self, t: int) -> dict:
+        """The segment judge found the disc lying tilted once the load was still (a tip the tip
+        test missed): the tip episode starts now. Returns the ``tipped`` event."""
+        self._state = TIPPED
+        self._tip_run = 0
+        self._judge.tipped(t)
+        return {"event": "tipped", "t_ms": t}
+
     def end_segment(self, level: tuple[float, float, float]) -> None:
         """Back to still with a new baseline ``level``."""
         self._state = STILL

@@ -369,7 +369,11 @@ class SegmentJudge(FallReader):
             if size is None:
                 size = self._near_size(d_f)
             if size is not None:
-                px, py = self._position(pipe, d_f, d_x, d_y, n)
+                tilted = self._lies_tilted(pipe, d_f, d_x, d_y)
+                if tilted:  # the level is no measure of where the pawn stands: the finger is
+                    px, py = self.press_x / self.press_w, self.press_y / self.press_w
+                else:
+                    px, py = self._position(pipe, d_f, d_x, d_y, n)
                 events.append(self._placed_event(pipe, t, size, d_f, px, py))
                 if unsure or self.presses > 1:
                     # the step fits no pawn well, or fingers set pawns down more than once before
@@ -377,6 +381,11 @@ class SegmentJudge(FallReader):
                     # medium) standing where their mean is
                     events[-1]["confident"] = False
                 pipe.pawn_placed()
+                if tilted:
+                    b = self.base  # the pawn stands on the disc: falls are read from here
+                    self.base = (b[0] + d_f, b[1] + d_f * px, b[2] + d_f * py)
+                    events.append(pipe.tipped_late(t))
+                    return events
         else:
             loss = self._loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.peak_hi >= 2.5)
             if loss and self.cand_unsure:
@@ -386,6 +395,19 @@ class SegmentJudge(FallReader):
                 events.extend(self._hand_events(t, t)[:1])  # a hand held the disc, then pawns went
         pipe.end_segment(level)
         return events
+
+    def _lies_tilted(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float) -> bool:
+        """Does the still level after a pawn was set down show a disc lying tilted? Its moment
+        puts the new mass beyond the disc's edge, which no pawn can do, and it lies further from
+        the pawn's moment where the finger set it down than a tip needs. A tip that tilts the disc
+        only slowly, or by little, can stay under the tip test while the finger's press hides it
+        (at 10 Hz one reading spans the release and the tilt)."""
+        if not self.positional or self.press_w <= 0 or d_f <= 0.0:
+            return False
+        if math.hypot(d_x, d_y) <= d_f * self.layout.radius_mm:
+            return False
+        px, py = self.press_x / self.press_w, self.press_y / self.press_w
+        return math.hypot(d_x - d_f * px, d_y - d_f * py) > pipe.tip_threshold()
 
     def _judge_tip(self, pipe: Pipeline, t: int, level: tuple[float, float, float]) -> list[dict] | None:
         """After a tip: report falls as the load goes still (the disc may still lie tilted), and
