@@ -149,13 +149,13 @@ class CellFilter:
             n = self.n
             if n == 4:
                 f0, f1, f2, f3, x0, x1, x2, x3, y0, y1, y2, y3, cf, cx, cy = self._k
-                a, b, c, d = map(float, raw)  # type: ignore[arg-type]
+                a, b, c, d = raw  # type: ignore[misc]
                 f = 0.0 + a * f0 + b * f1 + c * f2 + d * f3 - cf
                 x = 0.0 + a * x0 + b * x1 + c * x2 + d * x3 - cx
                 y = 0.0 + a * y0 + b * y1 + c * y2 + d * y3 - cy
             elif n == 3:
                 f0, f1, f2, x0, x1, x2, y0, y1, y2, cf, cx, cy = self._k
-                a, b, c = map(float, raw)  # type: ignore[arg-type]
+                a, b, c = raw  # type: ignore[misc]
                 f = 0.0 + a * f0 + b * f1 + c * f2 - cf
                 x = 0.0 + a * x0 + b * x1 + c * x2 - cx
                 y = 0.0 + a * y0 + b * y1 + c * y2 - cy

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
 from companion.sensing.massonly import mass_only_tip
+from companion.sensing.placing import PlacementReader
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.trace import TraceHeader
@@ -20,7 +21,6 @@ from companion.sensing.trace import TraceHeader
 if TYPE_CHECKING:
     from companion.sensing.pipeline import Pipeline
 
-PRESS_BIAS_MM = 3.0  # a finger presses within a few mm of the pawn's centre
 PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, pinch or hand) ...
 LEVEL_FRACTION = 0.4  # level again: the moment within this share of the tilt excursion ...
 LEVEL_MIN_GMM = 150.0  # ... or this much of where the remaining pawns put it
@@ -30,12 +30,11 @@ HAND_WITH_LOSS_MS = 450.0  # a sustained press this long next to a loss is a han
 SET_LEVEL_FROM_MS = 50.0  # sample spacing from which a level disc after lying over settles at once
 PRESS_APART_MS = 250.0  # presses this far apart set down different pawns
 PRESS_MIN_MS = 60.0  # ... and a press lasts this long (a knocked table swings for less)
-NEAR_SIZE_RANGE = (0.6, 1.3)  # a step this share of the lightest .. heaviest pawn may be one
 LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over: its tilt excursion reached this many tip thresholds
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
 
 
-class SegmentJudge(FallReader):
+class SegmentJudge(FallReader, PlacementReader):
     """Per-segment bookkeeping and the decisions taken when the load is still again."""
 
     def __init__(self, header: TraceHeader, settings: SensingSettings, positional: bool) -> None:
@@ -396,19 +395,6 @@ class SegmentJudge(FallReader):
         pipe.end_segment(level)
         return events
 
-    def _lies_tilted(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float) -> bool:
-        """Does the still level after a pawn was set down show a disc lying tilted? Its moment
-        puts the new mass beyond the disc's edge, which no pawn can do, and it lies further from
-        the pawn's moment where the finger set it down than a tip needs. A tip that tilts the disc
-        only slowly, or by little, can stay under the tip test while the finger's press hides it
-        (at 10 Hz one reading spans the release and the tilt)."""
-        if not self.positional or self.press_w <= 0 or d_f <= 0.0:
-            return False
-        if math.hypot(d_x, d_y) <= d_f * self.layout.radius_mm:
-            return False
-        px, py = self.press_x / self.press_w, self.press_y / self.press_w
-        return math.hypot(d_x - d_f * px, d_y - d_f * py) > pipe.tip_threshold()
-
     def _judge_tip(self, pipe: Pipeline, t: int, level: tuple[float, float, float]) -> list[dict] | None:
         """After a tip: report falls as the load goes still (the disc may still lie tilted), and
         ``settled`` once the disc has righted itself (or has lain still for a long time)."""
@@ -473,45 +459,3 @@ class SegmentJudge(FallReader):
         duration = max(self.last_dev - self.first_dev, self.longest_run)
         return [{"event": "hand", "t_ms": t, "duration_ms": int(duration)},
                 {"event": "settled", "t_ms": t}]
-
-    def _match_size(self, d_f: float) -> str | None:
-        """The pawn size whose mass fits a force step, or None."""
-        best = None
-        for size, m in self.masses.items():
-            tol = max(self.s.pawn_tol_min_g, self.s.pawn_tol_frac * m)
-            if abs(d_f - m) <= tol and (best is None or abs(d_f - m) < abs(d_f - self.masses[best])):
-                best = size
-        return best
-
-    def _near_size(self, d_f: float) -> str | None:
-        """After a finger set something down, the pawn size nearest a step that fits none (two
-        noisy levels at a low rate can miss the tolerance): reported, but not confident, rather
-        than lost. None without a press or for a step no pawn could make."""
-        lo, hi = min(self.masses.values()), max(self.masses.values())
-        if not self.presses or not NEAR_SIZE_RANGE[0] * lo <= d_f <= NEAR_SIZE_RANGE[1] * hi:
-            return None
-        return min(self.masses, key=lambda k: abs(d_f - self.masses[k]) / max(
-            self.s.pawn_tol_min_g, self.s.pawn_tol_frac * self.masses[k]))
-
-    def _position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float, n: int) -> tuple[float, float]:
-        """Placement position: level difference dM/dF, combined with the finger press if there was one."""
-        lx, ly = d_x / d_f, d_y / d_f
-        if self.press_w <= 0:
-            return lx, ly
-        sig_l = pipe.sigma_m() * math.sqrt(1.0 / n + 1.0 / 40.0) / d_f
-        px, py = self.press_x / self.press_w, self.press_y / self.press_w
-        wl = 1.0 / max(sig_l, 0.1) ** 2
-        wp = 1.0 / PRESS_BIAS_MM ** 2
-        return (wl * lx + wp * px) / (wl + wp), (wl * ly + wp * py) / (wl + wp)
-
-    def _placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
-        """The ``placed`` event, also recorded in the pipeline's pawn list."""
-        self.placed_t = t
-        if not self.positional:
-            pipe.pawns.append(Pawn(size, mass, None, None))
-            return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
-                    "x_mm": None, "y_mm": None, "zone": None, "number": None}
-        zone, number = self.layout.locate(x, y, self.s.line_margin_mm)
-        pipe.pawns.append(Pawn(size, mass, x, y))
-        return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
-                "x_mm": round(x, 1), "y_mm": round(y, 1), "zone": zone, "number": number}
