@@ -373,6 +373,10 @@ class FallReader:
         # a list is the steps of the staircase after a tip (shorter plateaus)
         n = self.step_n if isinstance(lost, list) else self.fall_n
         sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / n)))
+        if not isinstance(lost, list) and self.tip_t is not None and not self.righted:
+            # a level of the disc still lying on its stop: it rebounds as pawns leave and rocks
+            # after a knock, so the level is biased like a step's plateau
+            sigma = math.hypot(sigma, TILTED_ERR_G)
         toward = self._toward(pipe)
         if isinstance(lost, list):
             return decompose_steps(lost, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
