@@ -232,6 +232,7 @@ class FallReader:
     tip_moment: tuple[float, float] | None
     hand_ref: float | None
     run_sign: int
+    back_t: int | None
     last_loss_t: int
     righted: bool
 
@@ -265,6 +266,7 @@ class FallReader:
         level_f = sum(fs) / len(fs)
         self.hand_ref = level_f  # a new quiet level: an open run was a step (a pawn falling)
         self.run_sign = 0
+        self.back_t = None
         if ts[0] <= self.last_loss_t:
             return None
         new_loss = -(level_f - self._drifted(t)[0]) - self.lost_reported

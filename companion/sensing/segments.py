@@ -28,6 +28,7 @@ LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slid
 LOSS_HOLD_MS = 8000.0  # a larger loss without a tip is a hand lifting unless it lasts this long
 HAND_WITH_LOSS_MS = 450.0  # a sustained press this long next to a loss is a hand (a pinch is shorter)
 SET_LEVEL_FROM_MS = 50.0  # sample spacing from which a level disc after lying over settles at once
+RETURN_MS = 40.0  # after a tip, a hand-like run has come back once the force stays back this long
 PRESS_APART_MS = 250.0  # presses this far apart set down different pawns
 PRESS_MIN_MS = 60.0  # ... and a press lasts this long (a knocked table swings for less)
 LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over: its tilt excursion reached this many tip thresholds
@@ -68,6 +69,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.last_dev: int | None = None
         self.run_sign = 0
         self.run_start = t
+        self.back_t: int | None = None  # when the current run came back to the reference
         self.longest_run = 0
         self.tip_t: int | None = None
         self.still_since: int | None = None
@@ -124,16 +126,35 @@ class SegmentJudge(FallReader, PlacementReader):
             self.peak_lo = d
         thr = self.s.hand_min_g * 0.5
         sign = 1 if d > thr else -1 if d < -thr else 0
+        back = self.back_t
+        if back is not None:  # after a tip, the run came back to the reference at ``back``
+            if sign == self.run_sign:
+                self.back_t = None  # for a moment only (a knock swung it across): it goes on
+                return
+            if not sign and t - back < RETURN_MS:
+                return
+            self.back_t = None
+            self._came_back(back)
         if sign != self.run_sign:
             if self.run_sign and not sign:
-                # back to the reference: the push was a disturbance, not a step (a pawn coming or
-                # going never comes back); only such runs count as a hand
-                self.longest_run = max(self.longest_run, t - self.run_start)
-                if self.first_dev is None or self.run_start < self.first_dev:
-                    self.first_dev = self.run_start
-                self.last_dev = t
+                if self.tip_t is not None:
+                    # a pawn falling is a step down that a knock can swing back across the
+                    # reference for a reading or two: it has come back once it stays back
+                    self.back_t = t
+                    return
+                self._came_back(t)
             self.run_sign = sign
             self.run_start = t
+
+    def _came_back(self, t: int) -> None:
+        """A hand-like run ended at ``t``, back at the reference: the push was a disturbance, not
+        a step (a pawn coming or going never comes back); only such runs count as a hand."""
+        self.longest_run = max(self.longest_run, t - self.run_start)
+        if self.first_dev is None or self.run_start < self.first_dev:
+            self.first_dev = self.run_start
+        self.last_dev = t
+        self.run_sign = 0
+        self.run_start = t
 
     def press_sample(self, f: float, x: float, y: float) -> None:
         """Track press episodes (force above the baseline); keep the strongest finger-like one.
@@ -176,6 +197,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.hand_ref = None
         self.first_dev = self.last_dev = None
         self.run_sign = 0
+        self.back_t = None
         self.longest_run = 0
         self.peak_hi = self.peak_lo = 0.0
 

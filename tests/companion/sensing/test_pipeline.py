@@ -533,3 +533,23 @@ def test_disc_found_lying_tilted_after_a_placement_at_10_hz_is_a_tip() -> None:
     late = [e for k, e in enumerate(events) if e["event"] == "tipped" and k
             and events[k - 1]["event"] == "placed" and events[k - 1]["t_ms"] == e["t_ms"]]
     assert len(late) == 4  # each late tip follows the placement of the pawn that tipped the disc
+
+
+def test_knock_swinging_a_fall_back_across_the_reference_is_no_hand() -> None:
+    """Regression on a trace of the independent simulator (3 cells, 80 Hz): after a tip a large
+    pawn fell (a step of -8 g below the tilted disc's level), and a table knock 0.45 s later
+    swung the force back across that level for one reading. The step was taken for a push that
+    came back: a `hand` of 516 ms at `settled`. After a tip a run has come back only once the
+    force stays back for 40 ms."""
+    from hardware.sim_alt.scenarios import generate
+
+    header, samples, truth = generate(10110, cells=3, rate_hz=80.0, noise_g=0.05 + 0.2 * 10 / 11,
+                                      kind="game", minutes=4.0)
+    assert any(e.get("event") == "tipped" and 11_000 <= e["t_ms"] <= 11_500 for e in truth)
+    assert any(e.get("event") == "bump" and 12_300 <= e["t_ms"] <= 12_500 for e in truth)
+    assert not any(e.get("event") == "hand" and 10_000 <= e["t_ms"] <= 16_000 for e in truth)
+    pipe = Pipeline(header)
+    events = [e for s in samples for e in pipe.feed(s)]
+    episode = [e for e in events if 11_000 <= e["t_ms"] <= 16_000]
+    assert "tipped" in kinds(episode) and "settled" in kinds(episode)
+    assert "hand" not in kinds(episode)
