@@ -28,6 +28,7 @@ LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slid
 LOSS_HOLD_MS = 8000.0  # a larger loss without a tip is a hand lifting unless it lasts this long
 HAND_WITH_LOSS_MS = 450.0  # a sustained press this long next to a loss is a hand (a pinch is shorter)
 SET_LEVEL_FROM_MS = 50.0  # sample spacing from which a level disc after lying over settles at once
+SET_DOWN_FRACTION = 0.75  # a disc lying over moved back this far: set level (see ``_judge_tip``)
 RETURN_MS = 40.0  # after a tip, a hand-like run has come back once the force stays back this long
 PRESS_APART_MS = 250.0  # presses this far apart set down different pawns
 PRESS_MIN_MS = 60.0  # ... and a press lasts this long (a knocked table swings for less)
@@ -82,6 +83,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.lost_reported = 0.0  # grams already reported as fallen in this tip
         self.lost_moment = (0.0, 0.0)  # moment the pawns reported fallen had where they stood
         self.exc_max = 0.0  # largest excess moment seen since the tip (the tilt excursion)
+        self.off_tilted = 0.0  # largest offset from level of the disc lying still after the tip
         self.exc_peak_t = t  # when it was reached
         self.tip_moment: tuple[float, float] | None = None  # tracked pawns' moment when it tipped
         self.hand_ref: float | None = None  # quiet level of the tilted disc (hands after a tip)
@@ -437,7 +439,15 @@ class SegmentJudge(FallReader, PlacementReader):
         # hand, whose lift hides the righting): no need to wait as for a disc that may still lie
         # tilted. (At higher rates the wait lets pawns still sliding on the disc fall and be seen.)
         set_level = level_now and lay_over and self.dt >= SET_LEVEL_FROM_MS
-        if not level_ok and not set_level and held < self.s.tip_max_unlevel_ms:
+        # a disc seen lying still over, that moved back most of the way and is still again, with
+        # no mass lost: set level by a hand, with pawns lying on the base plate (still weighed,
+        # their moment now just outside the disc's edge, so the level is not where the tracked
+        # pawns put it)
+        set_down = (lay_over and not level_now and new_loss <= self.zero_tol_g(pipe)
+                    and self.lost_reported == 0.0 and off < SET_DOWN_FRACTION * self.off_tilted)
+        if not level_now:
+            self.off_tilted = max(self.off_tilted, off)
+        if not level_ok and not set_level and not set_down and held < self.s.tip_max_unlevel_ms:
             return None
         if new_loss > self.zero_tol_g(pipe):
             moment = (-d_x, -d_y) if level_ok and self.lost_reported == 0.0 else None
@@ -446,12 +456,13 @@ class SegmentJudge(FallReader, PlacementReader):
                 loss[-1]["confident"] = False
             events.extend(loss)
         hand = self._hand_events(t, t)
-        if (level_ok or (level_now and lay_over)) and not events and self.lost_reported == 0.0:
+        if (level_ok or (level_now and lay_over) or set_down) and not events and self.lost_reported == 0.0:
             # level again without losing any mass: impossible unless pawns slid off onto the
             # base plate (the pawns left on it must hold less than its limit). The same holds
             # when a hand set the disc level (its righting hidden by the hand; lifting a nearly
             # balanced disc takes grams) and let go, provided the disc was seen lying over:
-            # otherwise the "tip" may have been a knock, and no fall is invented
+            # otherwise the "tip" may have been a knock, and no fall is invented. And when a
+            # hand set it level with pawns lying on the base plate (``set_down``)
             events.extend(self._weighed_falls(pipe, t))
         events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
         events.append({"event": "settled", "t_ms": t})

@@ -553,3 +553,26 @@ def test_knock_swinging_a_fall_back_across_the_reference_is_no_hand() -> None:
     episode = [e for e in events if 11_000 <= e["t_ms"] <= 16_000]
     assert "tipped" in kinds(episode) and "settled" in kinds(episode)
     assert "hand" not in kinds(episode)
+
+
+def test_disc_set_level_by_a_hand_with_a_pawn_on_the_base_plate_at_10_hz() -> None:
+    """Regression on a trace of the independent simulator (3 cells, 10 Hz): after a tip a medium
+    slid off onto the base plate (still weighed) and a hand set the disc level. No mass was lost,
+    and the level was not where the tracked pawns put it (the pawn's moment now lies just outside
+    the edge), so the episode waited 2 s and ended with no fall at all: a missed fall, as bad as
+    a wrong one marked confident. A disc seen lying over that moved back most of the way is set
+    level: the pawns that would hold it over are reported fallen onto the base plate (weighed,
+    not confident)."""
+    from hardware.sim_alt.scenarios import generate
+
+    header, samples, truth = generate(7040, cells=3, rate_hz=10.0, noise_g=0.05 + 0.2 * 7 / 11,
+                                      kind="game", minutes=4.0)
+    fell = [e for e in truth if e.get("event") == "fell" and 139_000 <= e["t_ms"] <= 143_000]
+    assert [(e["pawns"], e["lands_on"]) for e in fell] == [({"medium": 1}, "base")]
+    pipe = Pipeline(header)
+    events = [e for s in samples for e in pipe.feed(s)]
+    episode = [e for e in events if 139_000 <= e["t_ms"] <= 143_000]
+    read = [e for e in episode if e["event"] == "fell"]
+    assert len(read) == 1 and read[0]["pawns"]["medium"] == 1
+    assert read[0]["weighed"] is True and read[0]["confident"] is False
+    assert "settled" in kinds(episode)
