@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
-from companion.sensing.massonly import mass_only_tip
+from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
 from companion.sensing.placing import PlacementReader
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
@@ -312,8 +312,10 @@ class SegmentJudge(FallReader, PlacementReader):
         d_f = level[0] - self._drifted(t)[0]
         if not self.positional:
             tip = mass_only_tip(self, pipe, t, level, d_f)
-            if tip is not None:
-                return tip
+        else:  # more than one pawn gone after a pawn was set down: a tip the tip tests missed
+            tip = loss_after_release_tip(self, pipe, t, level, d_f, 1.3 * max(self.masses.values()))
+        if tip is not None:
+            return tip
         if abs(d_f) <= self.zero_tol_g(pipe):
             events = self._hand_events(t, t_still) or slid_off(pipe, t, self.layout.radius_mm)
             pipe.end_segment(level)

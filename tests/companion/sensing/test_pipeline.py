@@ -576,3 +576,42 @@ def test_disc_set_level_by_a_hand_with_a_pawn_on_the_base_plate_at_10_hz() -> No
     assert len(read) == 1 and read[0]["pawns"]["medium"] == 1
     assert read[0]["weighed"] is True and read[0]["confident"] is False
     assert "settled" in kinds(episode)
+
+
+def test_pawns_gone_after_a_placement_are_a_tip_the_tip_tests_missed_at_10_hz() -> None:
+    """Regression on a main-simulator game (3 cells, 10 Hz): a small pawn set down tipped the
+    disc and four pawns fell, but no reading showed the tilt on its own (the finger's release,
+    the rim strike and the falls each filled one). The still level, 17 g below the base, was
+    held for a hand lifting the disc (8 s), until the next placement muddled it into a
+    `hand`. A pawn that stood on the disc for a while, followed by more than one pawn's weight
+    gone, is a tip: placed, tipped, fell (not confident), settled."""
+    from hardware.sim.scenarios import generate
+
+    header, samples, truth = generate(5040, cells=3, rate_hz=10.0, noise_g=0.05 + 0.2 * 5 / 11,
+                                      kind="game", minutes=4.0)
+    assert any(e["event"] == "tipped" and e["t_ms"] == 78_278 for e in truth)
+    pipe = Pipeline(header)
+    events = [e for s in samples for e in pipe.feed(s)]
+    episode = [e for e in events if 78_000 <= e["t_ms"] <= 80_000]
+    assert kinds(episode) == ["placed", "tipped", "fell", "settled"]
+    assert episode[0]["size"] == "small" and episode[2]["confident"] is False
+    assert sum(episode[2]["pawns"].values()) >= 3
+    assert "hand" not in kinds([e for e in events if 78_000 <= e["t_ms"] <= 86_000])
+
+
+def test_pinch_lifting_a_pawn_off_is_no_tip_at_10_hz() -> None:
+    """Regression on a main-simulator game (4 cells, 10 Hz): a pinch is a press too, and the one
+    reading right after it still held the fingers' force (a large pawn's weight, as if one had
+    been set down); the medium it lifted was gone in the next reading. Read as a pawn set down
+    that tipped the disc, it became placed + tipped + three pawns fell. A pawn set down stands on
+    the disc for 150 ms at least: this is a removal."""
+    from hardware.sim.scenarios import generate
+
+    header, samples, truth = generate(5050, cells=4, rate_hz=10.0, noise_g=0.05 + 0.2 * 5 / 11,
+                                      kind="game", minutes=4.0)
+    assert any(e["event"] == "removed" and e["t_ms"] == 101_981 for e in truth)
+    pipe = Pipeline(header)
+    events = [e for s in samples for e in pipe.feed(s)]
+    around = [e for e in events if 101_500 <= e["t_ms"] <= 104_000]
+    assert "tipped" not in kinds(around) and "fell" not in kinds(around)
+    assert kinds(around) == ["removed"]
