@@ -197,3 +197,26 @@ class Table:
 def table() -> Callable[..., Table]:
     """Factory for scripted tables."""
     return Table
+
+
+def _bench_game(corpus: str, seed: int, cells: int, rate_hz: float) -> tuple[list[dict], list[dict]]:
+    """A 4-minute game of the benchmark's corpus (``main``: hardware.sim, ``alt``: the independent
+    hardware.sim_alt), with the noise the benchmark gives that seed, replayed through the
+    pipeline: (truth, events)."""
+    from companion.sensing.pipeline import Pipeline
+
+    if corpus == "alt":
+        from hardware.sim_alt.scenarios import generate
+    else:
+        from hardware.sim.scenarios import generate
+    noise_g = 0.05 + 0.2 * (seed // 1000) / 11  # the 12-seed benchmark's noise for this seed
+    header, samples, truth = generate(seed, cells=cells, rate_hz=rate_hz, noise_g=noise_g,
+                                      kind="game", minutes=4.0)
+    pipe = Pipeline(header)
+    return truth, [e for s in samples for e in pipe.feed(s)]
+
+
+@pytest.fixture
+def bench_game() -> Callable[[str, int, int, float], tuple[list[dict], list[dict]]]:
+    """Replay one game of the benchmark's corpora: ``bench_game(corpus, seed, cells, rate_hz)``."""
+    return _bench_game

@@ -207,21 +207,15 @@ def test_a_landing_that_cannot_be_read_is_counted() -> None:
     assert stairs.landings == 1
 
 
-def test_loss_read_on_the_disc_lying_tilted_is_weighed_with_its_rebound_bias() -> None:
+def test_loss_read_on_the_disc_lying_tilted_is_weighed_with_its_rebound_bias(bench_game) -> None:
     """A level of the disc lying on its stop is biased by its rebound as pawns leave and by
     knocks (falls read on this simulator's corpus at 80 Hz err by 0.27 g, sd). In this game
     (main simulator, 3 cells, 80 Hz) a knocked table shook the tipped disc as a medium (4.34 g)
     fell: its loss read 4.69 g, two smalls' weight (2 x 2.35 g), and was reported as two smalls
     with confidence. A single loss read before the disc has righted itself now carries that
     bias in its sigma: not confident."""
-    from companion.sensing.pipeline import Pipeline
-    from hardware.sim.scenarios import generate
-
-    header, samples, truth = generate(3110, cells=3, rate_hz=80.0, noise_g=0.05 + 0.2 * 3 / 11,
-                                      kind="game", minutes=4.0)
+    truth, events = bench_game("main", 3110, 3, 80.0)
     medium = [e for e in truth if e["event"] == "fell" and 96_000 <= e["t_ms"] <= 96_500]
     assert [e["pawns"] for e in medium] == [{"medium": 1}]
-    pipe = Pipeline(header)
-    events = [e for s in samples for e in pipe.feed(s)]
     read = [e for e in events if e["event"] == "fell" and 96_330 <= e["t_ms"] <= 96_900]
     assert len(read) == 1 and read[0].get("confident") is False

@@ -484,18 +484,13 @@ def test_pawn_that_tips_the_disc_soon_after_a_tip_episode_is_a_tip(table) -> Non
     assert 11350 <= tips[1] <= 11450
 
 
-def test_knock_ringing_after_a_placement_is_no_tip_on_an_independent_trace() -> None:
+def test_knock_ringing_after_a_placement_is_no_tip_on_an_independent_trace(bench_game) -> None:
     """Regression on a trace of the independent simulator (3 cells, 80 Hz): a knock just after a
     pawn was set down rang the moment over the threshold at one reading where the force was
     quiet for a moment. Soon after the force was not quiet, a tip needs two readings."""
-    from hardware.sim_alt.scenarios import generate
-
-    header, samples, truth = generate(7110, cells=3, rate_hz=80.0, noise_g=0.05 + 0.2 * 7 / 11,
-                                      kind="game", minutes=4.0)
+    truth, events = bench_game("alt", 7110, 3, 80.0)
     assert not [e for e in truth if e.get("event") == "tipped"]
     assert any(e.get("event") == "bump" and 166_000 <= e["t_ms"] <= 166_600 for e in truth)
-    pipe = Pipeline(header)
-    events = [e for s in samples for e in pipe.feed(s)]
     assert "tipped" not in kinds(events)
 
 
@@ -514,18 +509,13 @@ def test_release_watch_waits_for_a_measured_window_noise() -> None:
     assert kinds(events) == ["placed"]
 
 
-def test_disc_found_lying_tilted_after_a_placement_at_10_hz_is_a_tip() -> None:
+def test_disc_found_lying_tilted_after_a_placement_at_10_hz_is_a_tip(bench_game) -> None:
     """At 10 Hz one reading spans the finger's release and a slow tilt, and four tips of this
     main-simulator game stayed under the tip test. Once the load is still, the level puts the
     pawn beyond the disc's edge and far from where the finger set it down: a disc lying
     tilted. Each is now reported as placed, then tipped, within a second of the level."""
-    from hardware.sim.scenarios import generate
-
-    header, samples, truth = generate(8050, cells=4, rate_hz=10.0, noise_g=0.05 + 0.2 * 8 / 11,
-                                      kind="game", minutes=4.0)
+    truth, events = bench_game("main", 8050, 4, 10.0)
     true_tips = [e["t_ms"] for e in truth if e["event"] == "tipped"]
-    pipe = Pipeline(header)
-    events = [e for s in samples for e in pipe.feed(s)]
     seen = [e["t_ms"] for e in events if e["event"] == "tipped"]
     for t in true_tips:
         assert any(0 <= s - t <= 1500 for s in seen), f"tip at {t} ms not reported (tips seen: {seen})"
@@ -535,27 +525,22 @@ def test_disc_found_lying_tilted_after_a_placement_at_10_hz_is_a_tip() -> None:
     assert len(late) == 4  # each late tip follows the placement of the pawn that tipped the disc
 
 
-def test_knock_swinging_a_fall_back_across_the_reference_is_no_hand() -> None:
+def test_knock_swinging_a_fall_back_across_the_reference_is_no_hand(bench_game) -> None:
     """Regression on a trace of the independent simulator (3 cells, 80 Hz): after a tip a large
     pawn fell (a step of -8 g below the tilted disc's level), and a table knock 0.45 s later
     swung the force back across that level for one reading. The step was taken for a push that
     came back: a `hand` of 516 ms at `settled`. After a tip a run has come back only once the
     force stays back for 40 ms."""
-    from hardware.sim_alt.scenarios import generate
-
-    header, samples, truth = generate(10110, cells=3, rate_hz=80.0, noise_g=0.05 + 0.2 * 10 / 11,
-                                      kind="game", minutes=4.0)
+    truth, events = bench_game("alt", 10110, 3, 80.0)
     assert any(e.get("event") == "tipped" and 11_000 <= e["t_ms"] <= 11_500 for e in truth)
     assert any(e.get("event") == "bump" and 12_300 <= e["t_ms"] <= 12_500 for e in truth)
     assert not any(e.get("event") == "hand" and 10_000 <= e["t_ms"] <= 16_000 for e in truth)
-    pipe = Pipeline(header)
-    events = [e for s in samples for e in pipe.feed(s)]
     episode = [e for e in events if 11_000 <= e["t_ms"] <= 16_000]
     assert "tipped" in kinds(episode) and "settled" in kinds(episode)
     assert "hand" not in kinds(episode)
 
 
-def test_disc_set_level_by_a_hand_with_a_pawn_on_the_base_plate_at_10_hz() -> None:
+def test_disc_set_level_by_a_hand_with_a_pawn_on_the_base_plate_at_10_hz(bench_game) -> None:
     """Regression on a trace of the independent simulator (3 cells, 10 Hz): after a tip a medium
     slid off onto the base plate (still weighed) and a hand set the disc level. No mass was lost,
     and the level was not where the tracked pawns put it (the pawn's moment now lies just outside
@@ -563,14 +548,9 @@ def test_disc_set_level_by_a_hand_with_a_pawn_on_the_base_plate_at_10_hz() -> No
     a wrong one marked confident. A disc seen lying over that moved back most of the way is set
     level: the pawns that would hold it over are reported fallen onto the base plate (weighed,
     not confident)."""
-    from hardware.sim_alt.scenarios import generate
-
-    header, samples, truth = generate(7040, cells=3, rate_hz=10.0, noise_g=0.05 + 0.2 * 7 / 11,
-                                      kind="game", minutes=4.0)
+    truth, events = bench_game("alt", 7040, 3, 10.0)
     fell = [e for e in truth if e.get("event") == "fell" and 139_000 <= e["t_ms"] <= 143_000]
     assert [(e["pawns"], e["lands_on"]) for e in fell] == [({"medium": 1}, "base")]
-    pipe = Pipeline(header)
-    events = [e for s in samples for e in pipe.feed(s)]
     episode = [e for e in events if 139_000 <= e["t_ms"] <= 143_000]
     read = [e for e in episode if e["event"] == "fell"]
     assert len(read) == 1 and read[0]["pawns"]["medium"] == 1
@@ -578,20 +558,15 @@ def test_disc_set_level_by_a_hand_with_a_pawn_on_the_base_plate_at_10_hz() -> No
     assert "settled" in kinds(episode)
 
 
-def test_pawns_gone_after_a_placement_are_a_tip_the_tip_tests_missed_at_10_hz() -> None:
+def test_pawns_gone_after_a_placement_are_a_tip_the_tip_tests_missed_at_10_hz(bench_game) -> None:
     """Regression on a main-simulator game (3 cells, 10 Hz): a small pawn set down tipped the
     disc and four pawns fell, but no reading showed the tilt on its own (the finger's release,
     the rim strike and the falls each filled one). The still level, 17 g below the base, was
     held for a hand lifting the disc (8 s), until the next placement muddled it into a
     `hand`. A pawn that stood on the disc for a while, followed by more than one pawn's weight
     gone, is a tip: placed, tipped, fell (not confident), settled."""
-    from hardware.sim.scenarios import generate
-
-    header, samples, truth = generate(5040, cells=3, rate_hz=10.0, noise_g=0.05 + 0.2 * 5 / 11,
-                                      kind="game", minutes=4.0)
+    truth, events = bench_game("main", 5040, 3, 10.0)
     assert any(e["event"] == "tipped" and e["t_ms"] == 78_278 for e in truth)
-    pipe = Pipeline(header)
-    events = [e for s in samples for e in pipe.feed(s)]
     episode = [e for e in events if 78_000 <= e["t_ms"] <= 80_000]
     assert kinds(episode) == ["placed", "tipped", "fell", "settled"]
     assert episode[0]["size"] == "small" and episode[2]["confident"] is False
@@ -599,19 +574,14 @@ def test_pawns_gone_after_a_placement_are_a_tip_the_tip_tests_missed_at_10_hz() 
     assert "hand" not in kinds([e for e in events if 78_000 <= e["t_ms"] <= 86_000])
 
 
-def test_pinch_lifting_a_pawn_off_is_no_tip_at_10_hz() -> None:
+def test_pinch_lifting_a_pawn_off_is_no_tip_at_10_hz(bench_game) -> None:
     """Regression on a main-simulator game (4 cells, 10 Hz): a pinch is a press too, and the one
     reading right after it still held the fingers' force (a large pawn's weight, as if one had
     been set down); the medium it lifted was gone in the next reading. Read as a pawn set down
     that tipped the disc, it became placed + tipped + three pawns fell. A pawn set down stands on
     the disc for 150 ms at least: this is a removal."""
-    from hardware.sim.scenarios import generate
-
-    header, samples, truth = generate(5050, cells=4, rate_hz=10.0, noise_g=0.05 + 0.2 * 5 / 11,
-                                      kind="game", minutes=4.0)
+    truth, events = bench_game("main", 5050, 4, 10.0)
     assert any(e["event"] == "removed" and e["t_ms"] == 101_981 for e in truth)
-    pipe = Pipeline(header)
-    events = [e for s in samples for e in pipe.feed(s)]
     around = [e for e in events if 101_500 <= e["t_ms"] <= 104_000]
     assert "tipped" not in kinds(around) and "fell" not in kinds(around)
     assert kinds(around) == ["removed"]
