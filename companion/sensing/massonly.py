@@ -63,7 +63,7 @@ def loss_after_release_tip(judge: SegmentJudge, pipe: Pipeline, t: int, level: t
         n = max(2, round(PLATEAU_HOLD_MS / judge.dt))
         if len(judge.post_press) < n or min(judge.post_press[:n]) < 0.6 * plateau:
             return None
-        x, y = judge.press_x / judge.press_w, judge.press_y / judge.press_w
+        x, y = judge._press_point()
     return _tip(judge, pipe, t, level, lost, [judge._placed_event(pipe, t, size, plateau, x, y)])
 
 

@@ -34,6 +34,10 @@ class PlacementReader:
     press_y: float
     placed_t: int
 
+    def _press_point(self) -> tuple[float, float]:
+        """Where the finger pressed (the strongest press of the segment; ``press_w`` > 0)."""
+        return self.press_x / self.press_w, self.press_y / self.press_w
+
     def _lies_tilted(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float) -> bool:
         """Does the still level after a pawn was set down show a disc lying tilted? Its moment
         puts the new mass beyond the disc's edge, which no pawn can do, and it lies further from
@@ -44,7 +48,7 @@ class PlacementReader:
             return False
         if math.hypot(d_x, d_y) <= d_f * self.layout.radius_mm:
             return False
-        px, py = self.press_x / self.press_w, self.press_y / self.press_w
+        px, py = self._press_point()
         return math.hypot(d_x - d_f * px, d_y - d_f * py) > pipe.tip_threshold()
 
     def _match_size(self, d_f: float) -> str | None:
@@ -72,7 +76,7 @@ class PlacementReader:
         if self.press_w <= 0:
             return lx, ly
         sig_l = pipe.sigma_m() * math.sqrt(1.0 / n + 1.0 / 40.0) / d_f
-        px, py = self.press_x / self.press_w, self.press_y / self.press_w
+        px, py = self._press_point()
         wl = 1.0 / max(sig_l, 0.1) ** 2
         wp = 1.0 / PRESS_BIAS_MM ** 2
         return (wl * lx + wp * px) / (wl + wp), (wl * ly + wp * py) / (wl + wp)

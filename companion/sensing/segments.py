@@ -246,7 +246,7 @@ class SegmentJudge(FallReader, PlacementReader):
             if not 0.6 * min(self.masses.values()) <= f <= 1.4 * max(self.masses.values()):
                 return []
             size = min(self.masses, key=lambda k: abs(math.log(f / self.masses[k])))
-        px, py = self.press_x / self.press_w, self.press_y / self.press_w
+        px, py = self._press_point()
         ev = self._placed_event(pipe, t, size, f, px, py)
         if not confident:
             ev["confident"] = False
@@ -395,8 +395,8 @@ class SegmentJudge(FallReader, PlacementReader):
                 size = self._near_size(d_f)
             if size is not None:
                 tilted = self._lies_tilted(pipe, d_f, d_x, d_y)
-                if tilted:  # the level is no measure of where the pawn stands: the finger is
-                    px, py = self.press_x / self.press_w, self.press_y / self.press_w
+                if tilted:  # the tilted level says nothing of where the pawn stands; the press does
+                    px, py = self._press_point()
                 else:
                     px, py = self._position(pipe, d_f, d_x, d_y, n)
                 events.append(self._placed_event(pipe, t, size, d_f, px, py))
