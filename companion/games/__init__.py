@@ -9,7 +9,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from companion.games.base import ActionFormatError, GameRules, IllegalAction, StateFormatError
+from companion.games.base import (
+    CHANCE,
+    ActionFormatError,
+    GameModule,
+    GameRules,
+    IllegalAction,
+    LegalAction,
+    Outcome,
+    SetupOption,
+    SetupSpec,
+    StateFormatError,
+    ToMove,
+)
 
 
 def games_registry() -> Mapping[str, GameRules]:
@@ -31,5 +43,5 @@ def get_game(name: str) -> GameRules:
         raise KeyError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}") from None
 
 
-__all__ = ["GAMES", "ActionFormatError", "GameRules", "IllegalAction", "StateFormatError", "games_registry",
-           "get_game"]
+__all__ = ["CHANCE", "GAMES", "ActionFormatError", "GameModule", "GameRules", "IllegalAction", "LegalAction",
+           "Outcome", "SetupOption", "SetupSpec", "StateFormatError", "ToMove", "games_registry", "get_game"]

@@ -6,6 +6,7 @@ immutable values; :meth:`GameRules.apply` returns a new state or raises :class:`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 
@@ -51,4 +52,117 @@ class GameRules(Protocol):
 
     def state_from_json(self, data: Any) -> Any:
         """Build a state from ``state.to_json()``; raise :class:`StateFormatError` if malformed."""
+        ...
+
+
+# --- the complete protocol (issue 17): what every registered game module offers -------------------
+
+CHANCE = -1
+"""The pseudo-seat of chance in :attr:`ToMove.seats` (dice, draws, deals)."""
+
+
+@dataclass(frozen=True)
+class SetupOption:
+    """One option of a game's setup: ``choices`` (allowed values) and the ``default``; ``help`` a sentence."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    help: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "default": self.default, "choices": list(self.choices), "help": self.help}
+
+
+@dataclass(frozen=True)
+class SetupSpec:
+    """What a game's setup asks: the player count range and the options (each a :class:`SetupOption`)."""
+
+    min_players: int
+    max_players: int
+    options: tuple[SetupOption, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"min_players": self.min_players, "max_players": self.max_players,
+                "options": [o.to_json() for o in self.options]}
+
+
+@dataclass(frozen=True)
+class LegalAction:
+    """One legal action: the typed ``action``, whether it is a ``chance`` outcome (dice, draw, deal),
+    its ``probability`` if chance (None otherwise) and a short button ``label``."""
+
+    action: Any
+    chance: bool = False
+    probability: float | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class ToMove:
+    """Who acts now: the seats that may act (one, several, or ``(CHANCE,)`` for chance); empty if over."""
+
+    seats: tuple[int, ...]
+
+    @property
+    def chance(self) -> bool:
+        return CHANCE in self.seats
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seats": [s for s in self.seats if s != CHANCE], "chance": self.chance}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished game: ``winners`` (seats; several = shared win; empty with ``draw``), ``ranking``
+    (groups of tied seats, best first), ``scores`` per seat (None if the game keeps no score)."""
+
+    winners: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    scores: tuple[float, ...] | None = None
+    draw: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "ranking": [list(g) for g in self.ranking],
+                "scores": None if self.scores is None else list(self.scores), "draw": self.draw}
+
+
+class GameModule(GameRules, Protocol):
+    """The complete game-module protocol; registering an object like this is all a game needs.
+
+    ``name`` is the registry key (``"dingo-cards"``), ``title`` the name people read (and BG Stats
+    uses), ``scoring`` the kind of result: ``"points"`` (highest total wins), ``"rank"`` (finishing
+    order), ``"winner"`` (one winner, no score). States and actions have ``to_json()``; a state's
+    JSON has ``"game"`` (the name) and ``"players"`` (the names, by seat).
+    """
+
+    title: str
+    scoring: str
+
+    def setup_spec(self) -> SetupSpec:
+        """What the setup asks (players, options with choices and defaults)."""
+        ...
+
+    def legal_actions(self, state: Any) -> list[LegalAction]:
+        """Every legal action now, chance outcomes marked; empty when the game is over.
+
+        Actions with a free continuous field (a sensed position) are listed once with a
+        representative value; ``apply`` stays the authority.
+        """
+        ...
+
+    def to_move(self, state: Any) -> ToMove:
+        """Who acts now (see :class:`ToMove`)."""
+        ...
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """The result once the game is over, else None."""
+        ...
+
+    def describe_action(self, state: Any, action: Any) -> str:
+        """A plain sentence for ``action`` applied to ``state`` (names, not seat numbers)."""
+        ...
+
+    def describe_next(self, state: Any) -> str:
+        """A plain sentence saying what happens next ("Cleo: play the heart 7 or pass")."""
         ...
