@@ -166,3 +166,12 @@ class GameModule(GameRules, Protocol):
     def describe_next(self, state: Any) -> str:
         """A plain sentence saying what happens next ("Cleo: play the heart 7 or pass")."""
         ...
+
+    def example_setups(self) -> list[dict[str, Any]]:
+        """Setup JSONs (``new_game`` actions) that cover the game's player counts, options and modes;
+        the generic game test suite plays random games from each."""
+        ...
+
+    def invariants(self, state: Any) -> list[str]:
+        """What is wrong with ``state`` (pieces or cards not conserved, scores inconsistent); [] if fine."""
+        ...
