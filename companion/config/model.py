@@ -197,11 +197,13 @@ class RulesConfig:
                              doc="penalty: does a giver with one pawn left give it")
     placed_fell_default: str = _f("if_size_fell", choices=("if_size_fell", "no"),
                                   doc="whether an unknown placed pawn counts as fallen")
+    tip_attempt: str = _f("retry", choices=("retry", "pass"),
+                          doc="a tip that takes the pawn just placed: another try (retry) or the turn passes")
 
     def options(self) -> dict[str, str]:
         """The ``new_game.options`` object for the rules core."""
         return {"draw_window": self.draw_window, "last_pawn_gift": self.last_pawn_gift,
-                "placed_fell_default": self.placed_fell_default}
+                "placed_fell_default": self.placed_fell_default, "tip_attempt": self.tip_attempt}
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from companion.table.game import IllegalMove, track_tip
 from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
 from companion.table.hub import Hub, Subscription
 from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event, fall_to_whom
+from companion.table.reconcile import Deferred, clear_disc_card, difference, disc_empty, reconcile_card
 from companion.table.resume import ResumeMixin
 from companion.table.simcontrol import SimControl, SimError
 
@@ -34,6 +35,11 @@ log = logging.getLogger(__name__)
 
 FEED_LENGTH = 30
 QUIET_EVENTS = ("tipped", "fault")
+RECONCILE_AFTER_S = 3.0
+"""A disagreement between the sensors and the game shows its card once it has lasted this long."""
+RECONCILE_SNOOZE_S = 15.0
+"""After "take it off the disc" the card waits this long before it asks again."""
+DEFERRABLE = ("placed", "fell", "removed")
 
 """Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
 
@@ -81,6 +87,11 @@ class TableController(ResumeMixin, ButtonsMixin):
         self._light = StatusLight()
         self._faults = FaultClock(fault_clear_s)
         self._match = game.new_match(None)
+        self._deferred = Deferred()
+        self._ignored: dict[str, int] = {}  # a disagreement the host said to ignore (sensors wrong)
+        self._disagree: tuple[tuple, float] | None = None  # (delta, since) of the disagreement seen
+        self._snooze_until = 0.0
+        self._waiting_setup: dict | None = None  # a new game waiting for the disc to be cleared
         if store is None:
             self._status["log"] = "no session log: this game is not being saved"
 
@@ -141,7 +152,45 @@ class TableController(ResumeMixin, ButtonsMixin):
     # -- changing ------------------------------------------------------------------------------
 
     def new_game(self, setup: Any, *, source: str = "page") -> dict:
-        """Start a new game from a ``new_game`` action (players, version, options)."""
+        """Start a new game from a ``new_game`` action (players, version, options).
+
+        A Dingo Disc game starts on an empty disc: with pawns still sensed on it, a "clear the disc"
+        card waits (the game starts by itself once the disc is empty and still; ``start_anyway: true``
+        in the setup, or the card's "Start anyway", starts it at once).
+        """
+        with self._lock:
+            if isinstance(setup, dict):
+                setup = dict(setup)
+                anyway = setup.pop("start_anyway", False) is True
+                if not anyway and setup.get("game", "dingo-disc") == "dingo-disc" \
+                        and disc_empty(self._safe_sensing()) is False:
+                    return self._wait_for_clear_disc(setup)
+            return self._start_game(setup, source)
+
+    def _wait_for_clear_disc(self, setup: dict) -> dict:
+        try:  # refuse a bad setup now, not when the disc is clear
+            self._game.new_match(setup)
+        except IllegalMove as exc:
+            raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
+        except (ValueError, TypeError, KeyError) as exc:
+            raise RequestError(f"bad new game: {exc}") from exc
+        self._waiting_setup = setup
+
+        def start_anyway(source: str) -> dict:
+            waiting, self._waiting_setup = self._waiting_setup, None
+            if waiting is not None:
+                self._start_game(waiting, source)
+            return self._feed_add({"event": "info"}, "Started on a disc that was not empty")
+
+        def cancel(source: str) -> dict:
+            self._waiting_setup = None
+            return self._feed_add({"event": "info"}, "New game cancelled")
+
+        self._pending.add(clear_disc_card(start_anyway, cancel))
+        entry = self._feed_add({"event": "prompt"}, "Clear the disc to start the new game")
+        return self._changed([entry])
+
+    def _start_game(self, setup: Any, source: str) -> dict:
         with self._lock:
             try:
                 match = self._game.new_match(setup)
@@ -152,6 +201,8 @@ class TableController(ResumeMixin, ButtonsMixin):
             self._end_session(abandon=True)
             self._match = match
             self._pending.clear()
+            self._deferred.clear()
+            self._ignored, self._disagree, self._waiting_setup = {}, None, None
             self._feed.clear()
             self._tipping = False
             self._log_closed = False
@@ -310,8 +361,9 @@ class TableController(ResumeMixin, ButtonsMixin):
                 self._status.pop(key, None)
                 what = "the sample source" if key == "source" else f"cell {key[4:]}"
                 self._feed_add({"event": "fault_cleared"}, f"Sensor fault over: {what}")
-            if gone:
-                self._changed([])
+            checked = self._check_disc()
+            if gone or checked:
+                self._changed(checked)
             else:
                 self._light.show(self._panel, led_status(self._game.state_json(self._match),
                                                          self._pending.to_json(), self._status))
@@ -364,11 +416,79 @@ class TableController(ResumeMixin, ButtonsMixin):
             entry = self._apply_locked(proposal["action"], "sensor", [event])
         except RequestError as exc:
             reason = exc.extra.get("reason", exc.message)
+            if exc.status == 409 and event.get("event") in DEFERRABLE:
+                self._deferred.add(proposal["action"], event, reason)
+                return self._feed_add({"event": "deferred"}, f"{describe_event(event)}: kept, applied when "
+                                      f"the rules allow ({reason})")
             return self._feed_add({"event": "ignored"}, f"{describe_event(event)}: not applied ({reason})")
         entry["kind"] = str(event.get("event", "action"))
         return entry
 
+    def _retry_deferred(self) -> list[dict]:
+        """Apply the kept sensed actions the rules take now (in the order they were sensed)."""
+        entries: list[dict] = []
+
+        def take(action: dict, event: dict) -> bool:
+            try:
+                entry = self._apply_locked(action, "sensor", [event])
+            except RequestError:
+                return False
+            entry["text"] = "Applied now: " + entry["text"]
+            entries.append(entry)
+            return True
+
+        self._deferred.retry(take)
+        return entries
+
+    def _check_disc(self) -> list[dict]:
+        """Compare the sensors' disc with the game's; start a waiting game; show or drop the card."""
+        sensing = self._safe_sensing()
+        if self._waiting_setup is not None and disc_empty(sensing):
+            setup, self._waiting_setup = self._waiting_setup, None
+            self._pending.remove_kind("clear_disc")
+            self._start_game(setup, "sensor")
+            return [self._feed_add({"event": "info"}, "The disc is clear: the new game starts")]
+        state = self._game.state_json(self._match)
+        if "disc" not in state:
+            return []
+        diff = difference(sensing, state, self._ignored)
+        now = self._clock()
+        if diff is None:
+            if sensing.get("still") and self._disagree is not None:
+                self._disagree = None
+                self._deferred.clear()  # the disc and the game agree: nothing is owed any more
+                if self._pending.remove_kind("reconcile"):
+                    return [self._feed_add({"event": "info"}, "The disc and the game agree again")]
+            return []
+        key = tuple(sorted(diff.delta.items()))
+        if self._disagree is None or self._disagree[0] != key:
+            self._disagree = (key, now)
+            return []
+        if now - self._disagree[1] < RECONCILE_AFTER_S or now < self._snooze_until \
+                or self._pending.has_kind("reconcile"):
+            return []
+
+        def ignore(source: str) -> dict:
+            for size, d in diff.delta.items():
+                self._ignored[size] = self._ignored.get(size, 0) + d
+            self._disagree = None
+            return self._feed_add({"event": "info"}, "The sensors' count is ignored: the game's stands")
+
+        card = reconcile_card(diff, state, self._deferred.items, ignore)
+        for label, choice in list(card["choices"].items()):
+            if choice is None:  # the table fixes the disc by hand: ask again later if it still differs
+                card["choices"][label] = self._snoozer()
+        self._pending.add({**card, "resolves": None})
+        return [self._feed_add({"event": "prompt"}, card["title"])]
+
+    def _snoozer(self) -> Callable[[str], dict]:
+        def snooze(source: str) -> dict:
+            self._snooze_until = self._clock() + RECONCILE_SNOOZE_S
+            return self._feed_add({"event": "info"}, "Waiting for the disc to be fixed by hand")
+        return snooze
+
     def _changed(self, entries: list[dict]) -> dict:
+        entries = entries + self._retry_deferred()
         self._version += 1
         message = self.message(entries)
         self._hub.publish("change", message)

@@ -54,6 +54,17 @@ class PendingPrompts:
         """Forget a prompt (answered or obsolete)."""
         self._items.pop(prompt_id, None)
 
+    def has_kind(self, kind: str) -> bool:
+        """True if a prompt of ``kind`` is open."""
+        return any(v["kind"] == kind for v in self._items.values())
+
+    def remove_kind(self, kind: str) -> bool:
+        """Forget the prompts of ``kind``; True if there was one."""
+        keys = [k for k, v in self._items.items() if v["kind"] == kind]
+        for key in keys:
+            del self._items[key]
+        return bool(keys)
+
     def clear(self) -> None:
         """Forget every prompt (new game)."""
         self._items.clear()

@@ -15,7 +15,7 @@ from typing import Any
 
 SIZES = ("small", "medium", "large")
 FAULT_KINDS = ("disconnected", "stuck", "saturated", "noisy", "none")
-COMMANDS = ("place", "press", "bump", "knock", "remove", "slide", "fault")
+COMMANDS = ("place", "press", "bump", "knock", "remove", "clear", "slide", "fault")
 
 
 class SimError(ValueError):
@@ -72,6 +72,8 @@ def parse_command(command: str, body: Any, layout: Any) -> tuple[str, tuple, dic
         return "knock_over", (), {}, "the disc is knocked over"
     if command == "remove":
         return "remove_last", (), {}, "the last pawn is lifted off"
+    if command == "clear":
+        return "clear_disc", (), {}, "every pawn is taken off the disc"
     if command == "slide":
         return "creep_last", (0.2,), {}, "the last pawn slides off the rim"
     cell = body.get("cell")

@@ -195,6 +195,13 @@ class TableSimulator:
             return pinch.end_s + 0.2
         self._player(self._rng.uniform(0.4, 0.8), start)
 
+    def clear_disc(self) -> int:
+        """A player takes every pawn off the disc, one after another; returns how many will go."""
+        n = len(self.disc.on_disc())
+        for _ in range(n):
+            self.remove_last()
+        return n
+
     def creep_last(self, delay_s: float) -> None:
         """The pawn placed last slides off the rim by itself ``delay_s`` after the hands are free
         (if it is still on the level disc by then)."""

@@ -453,6 +453,7 @@
     $("sim-bump").addEventListener("click", () => api("/api/sim/bump"));
     $("sim-knock").addEventListener("click", () => api("/api/sim/knock"));
     $("sim-remove").addEventListener("click", () => api("/api/sim/remove"));
+    $("sim-clear").addEventListener("click", () => api("/api/sim/clear"));
     $("sim-slide").addEventListener("click", () => api("/api/sim/slide"));
   }
 

@@ -99,9 +99,11 @@ def placed_pawn_fell(base: State, pawns: Counts, placed_fell: bool | None, actio
     return placed_fell
 
 
-def resolve_draft(base: State, v: list[Any], pawns: Counts, placed_fell: bool | None, action: Action) -> None:
+def resolve_draft(base: State, v: list[Any], pawns: Counts, placed_fell: bool | None, action: Action,
+                  tipped: bool = False) -> None:
     """Make draft ``v`` of ``base`` the state after ``pawns`` fell from ``base`` (all checks done here,
-    nothing else changes)."""
+    nothing else changes). With option ``tip_attempt: "pass"`` a tip that takes the placed pawn is no
+    failed attempt: the fallen pawns go back and the game continues with the next player."""
     w = base.window
     owner = w.seat if w is not None else base.current
     assert owner is not None
@@ -111,9 +113,10 @@ def resolve_draft(base: State, v: list[Any], pawns: Counts, placed_fell: bool | 
     v[SUPPLY] = tuple(supply)
     v[DISC] = minus(base.disc, pawns)
     v[DISC_PAWNS] = _remove_positions(base, pawns, pf)
+    retry = not (tipped and base.options.tip_attempt == "pass")
     if pf:
         v[LAST_PLACE] = None
-        if w is not None:  # the turn had passed: the placer's fall window is open
+        if w is not None and retry:  # the turn had passed: the placer's fall window is open
             if w.attempt < 2:  # attempt 1 failed: back to the placer for attempt 2, same dice
                 v[PHASE] = "place"
                 v[CURRENT] = w.seat
@@ -124,12 +127,12 @@ def resolve_draft(base: State, v: list[Any], pawns: Counts, placed_fell: bool | 
                 v[DICE_TAKEN] = True
                 v[GIVERS] = ()
                 return
-        else:  # during the placer's own turn (a flagged placement under review)
+        elif w is None:  # during the placer's own turn (a flagged placement under review)
             review = base.review
             if review is not None:
                 v[REVIEW] = None
                 v[FLAGS] = tuple(f for f in base.flags if f.id != review.flag_id)
-            if base.attempt < 2:
+            if base.attempt < 2 and retry:
                 v[PHASE] = "place"
                 v[ATTEMPT] = base.attempt + 1
                 return
@@ -168,7 +171,7 @@ def _settle(s: State, base: State, pawns: Counts, tipped: bool, pf: bool | None,
         v[DISC_PAWNS] = _remove_positions(base, pawns, guess)
         v[PENDING_FALL] = PendingFall(pawns, tipped, pf)
         return _carry_flags(v, s, base)
-    resolve_draft(base, v, pawns, pf, action)
+    resolve_draft(base, v, pawns, pf, action, tipped)
     v[PENDING_FALL] = None
     v[IN_HAND] = (0, 0, 0)
     return _carry_flags(v, s, base)

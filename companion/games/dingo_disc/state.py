@@ -28,6 +28,7 @@ OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "draw_window": ("round", "cycle"),
     "last_pawn_gift": ("keep", "give"),
     "placed_fell_default": ("if_size_fell", "no"),
+    "tip_attempt": ("retry", "pass"),
 }
 """Rule options of ``new_game`` and their allowed values (the first is the default)."""
 
@@ -38,6 +39,7 @@ class Options(NamedTuple):
     draw_window: str = "round"
     last_pawn_gift: str = "keep"
     placed_fell_default: str = "if_size_fell"
+    tip_attempt: str = "retry"
 
 
 class Window(NamedTuple):

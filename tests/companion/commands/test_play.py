@@ -86,7 +86,7 @@ def _interactive(monkeypatch, capsys, answers, *extra):
 
 
 def _whole_game_answers():
-    answers = ["1", "Anna, Bob", "", "", "", "1"]  # version, names, default options, Anna first
+    answers = ["1", "Anna, Bob", "", "", "", "", "1"]  # version, names, default options, Anna first
     for turn in range(48):
         answers += ["blue 4", "sml"[(turn // 2) % 3], ""]  # typed dice, a size, nothing fell
     answers.append("")  # the disc is still: game over
@@ -106,7 +106,7 @@ def test_interactive_plays_a_whole_game_from_piped_stdin(monkeypatch, capsys, tm
 
 
 def test_interactive_penalty_fall_attempts_undo_and_drawn_dice(monkeypatch, capsys):
-    answers = ["1", "Anna, Bob, Chloe", "", "", "", "",  # Enter: the companion draws the first player
+    answers = ["1", "Anna, Bob, Chloe", "", "", "", "", "",  # Enter: the companion draws the first player
                "", "s", "",  # dice rolled by the companion (seeded), place a small, nothing fell
                "t",          # show the table
                "red 1", "large", "m",  # penalty: the next player's left gives a large, the other a medium
@@ -122,7 +122,7 @@ def test_interactive_penalty_fall_attempts_undo_and_drawn_dice(monkeypatch, caps
 
 
 def test_interactive_rejects_bad_answers_and_reports_end_of_input(monkeypatch, capsys):
-    answers = ["3", "1", "Solo", "Anna, Anna", "Anna, Bob", "", "", "", "Zed", "2", "purple", "blue 9",
+    answers = ["3", "1", "Solo", "Anna, Anna", "Anna, Bob", "", "", "", "", "Zed", "2", "purple", "blue 9",
                "blue 1"]
     status, out = _interactive(monkeypatch, capsys, answers)
     assert status == 1
@@ -133,7 +133,7 @@ def test_interactive_rejects_bad_answers_and_reports_end_of_input(monkeypatch, c
 
 
 def test_interactive_version_2_draws_colours_and_rolls_the_number_die_only(monkeypatch, capsys):
-    answers = ["2", "Anna, Bob", "", "", "", "2",  # version 2, Bob first
+    answers = ["2", "Anna, Bob", "", "", "", "", "2",  # version 2, Bob first
                "", "",           # colours drawn by the companion (re-rolled while taken)
                "blue 4",         # a typed colour is ignored in version 2: Bob rolled 4
                "m", "",          # Bob places a medium in his own zone, nothing fell

@@ -312,7 +312,7 @@ def test_rules_options_for_new_games() -> None:
     rules = parse_config("[rules]\nversion = 2\nlast_pawn_gift = 'give'\n").rules
     assert rules.version == 2
     assert rules.options() == {"draw_window": "round", "last_pawn_gift": "give",
-                               "placed_fell_default": "if_size_fell"}
+                               "placed_fell_default": "if_size_fell", "tip_attempt": "retry"}
 
 
 def test_save_keeps_the_permission_bits(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ OPTIONS = st.fixed_dictionaries({}, optional={
     "draw_window": st.sampled_from(["round", "cycle"]),
     "last_pawn_gift": st.sampled_from(["keep", "give"]),
     "placed_fell_default": st.sampled_from(["if_size_fell", "no"]),
+    "tip_attempt": st.sampled_from(["retry", "pass"]),
 })
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -310,3 +310,25 @@ def test_v1_has_no_colour_assignment(h):
     s = apply(initial_state(NewGame(version=1, players=NAMES[:2])), FirstPlayer(seat=0))
     with pytest.raises(IllegalAction, match="wrong-phase"):
         apply(s, RollColour(colour="red"))
+
+
+# ----------------------------------------------------------------- Tips and the attempt (docs/rules.md)
+
+
+def test_a_tip_taking_the_placed_pawn_is_a_failed_attempt_by_default(version, h):
+    s = h.turn(h.start(version), "large")
+    s = apply(s, Fall(pawns=(0, 0, 1), tipped=True))
+    assert (s.current, s.phase, s.attempt) == (0, "place", 2)
+
+
+def test_option_tip_attempt_pass_a_tip_passes_the_turn_with_the_fallen_pawns_back(version, h):
+    s = h.turn(h.start(version, options={"tip_attempt": "pass"}), "large")
+    s = apply(s, Fall(pawns=(0, 0, 1), tipped=True))
+    assert s.current == 1 and s.phase == "roll"
+    assert s.supply[0] == (8, 8, 8) and sum(s.disc) == 0
+
+
+def test_option_tip_attempt_pass_keeps_the_retry_when_the_placed_pawn_falls_alone(version, h):
+    s = h.turn(h.start(version, options={"tip_attempt": "pass"}), "large")
+    s = apply(s, Fall(pawns=(0, 0, 1), tipped=False))
+    assert (s.current, s.phase, s.attempt) == (0, "place", 2)
