@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-}"; shift || true
+[ "${1:-}" = "--" ] && shift  # "dev.sh run -- --port 8080" and "dev.sh run --port 8080" both work
 VENV="${DINGO_VENV:-.venv}"
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
