@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Callable
@@ -48,6 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               "actions")
     p.add_argument("--script", metavar="FILE", help="JSON Lines actions to apply ('-' = stdin); prints the "
                    "final state as JSON")
+    p.add_argument("--json-state", action="store_true",
+                   help="script: on an error, print the state reached before the failing line as JSON")
     p.add_argument("--save", metavar="FILE", type=Path, help="interactive: write the actions as JSON Lines")
     p.add_argument("--seed", type=int, default=None, help="interactive: seed of the dice and draws")
     p.set_defaults(func=run)
@@ -56,43 +59,78 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the script or the interactive game; returns the exit status."""
     if args.script is not None:
-        if args.script == "-":
-            return run_script(sys.stdin, sys.stdout, sys.stderr)
+        state_on_error = bool(getattr(args, "json_state", False))
         try:
-            with open(args.script, encoding="utf-8") as stream:
-                return run_script(stream, sys.stdout, sys.stderr)
-        except OSError as exc:
-            print(f"play: cannot read {args.script}: {exc.strerror or exc}", file=sys.stderr)
-            return 1
+            if args.script == "-":
+                return run_script(sys.stdin, sys.stdout, sys.stderr, state_on_error)
+            try:
+                stream = open(args.script, encoding="utf-8-sig")  # noqa: SIM115 - closed below
+            except OSError as exc:
+                print(f"play: cannot read {args.script}: {exc.strerror or exc}", file=sys.stderr)
+                return 1
+            with stream:
+                return run_script(stream, sys.stdout, sys.stderr, state_on_error)
+        except BrokenPipeError:  # the reader went away (e.g. '| head'): not an error of the script
+            _silence_stdout()
+            return 0
     return Terminal(sys.stdin, sys.stdout, random.Random(args.seed), args.save).play()
 
 
 # ---------------------------------------------------------------- scripted mode
 
 
-def run_script(stream: IO[str], out: IO[str], err: IO[str]) -> int:
-    """Apply the JSON Lines actions of ``stream``; print the final state; 2 on the first bad line."""
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so the interpreter's final flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def json_error(line: str, exc: json.JSONDecodeError) -> str:
+    """A message for a line that is not JSON; a line cut short says so rather than naming a column."""
+    text = line.rstrip("\r\n")
+    if exc.pos >= len(text.rstrip()):
+        shown = text if len(text) <= 60 else "..." + text[-57:]
+        return f"invalid JSON: the line ends before the JSON value is complete (cut short?): {shown!r}"
+    return f"invalid JSON: {exc.msg} at column {exc.colno}: {text[max(0, exc.pos - 20):exc.pos + 20]!r}"
+
+
+def run_script(stream: IO[str], out: IO[str], err: IO[str], state_on_error: bool = False) -> int:
+    """Apply the JSON Lines actions of ``stream``; print the final state; 2 on the first bad line.
+
+    A byte-order mark at the start is accepted. With ``state_on_error`` the state reached before the
+    failing line is printed as JSON on ``out`` (nothing if no game had started).
+    """
     match: Match | None = None
+
+    def fail(number: int, message: str) -> int:
+        print(f"line {number}: {message}", file=err)
+        if state_on_error and match is not None:
+            json.dump(match.state.to_json(), out, indent=2)
+            out.write("\n")
+        return 2
+
     for number, line in enumerate(stream, start=1):
+        if number == 1:
+            line = line.removeprefix("\ufeff")
         if not line.strip():
             continue
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
-            print(f"line {number}: invalid JSON: {exc.msg} (column {exc.colno})", file=err)
-            return 2
+            return fail(number, json_error(line, exc))
         try:
             action = action_from_json(data)
             if match is None:
                 if not isinstance(action, NewGame):
-                    print(f"line {number}: the first action must be new_game, got {action.type}", file=err)
-                    return 2
+                    return fail(number, f"the first action must be new_game, got {action.type}")
                 match = Match(action)
             else:
                 match.apply(action)
         except (ActionFormatError, IllegalAction) as exc:
-            print(f"line {number}: {exc}", file=err)
-            return 2
+            return fail(number, str(exc))
     if match is None:
         print("line 1: the script is empty: it must start with a new_game action", file=err)
         return 2
@@ -239,7 +277,10 @@ class Terminal:
             self.fall(pawns)
             return True
         if word == "h":
-            self.apply(Hand(duration_ms=0))
+            if self.apply(Hand(duration_ms=0)):
+                flags = [f for f in self.match.state.flags if f.kind == "hand"]
+                tail = f" (flag {flags[-1].id}: 'x {flags[-1].id}' dismisses it)" if flags else ""
+                self.say(f"  hand on the disc noted{tail}")
             return True
         if word == "x" and rest.isdigit():
             self.apply(DismissFlag(id=int(rest)))
@@ -261,7 +302,15 @@ class Terminal:
         if lp is not None and pawns[lp.size] and s.disc[lp.size] > pawns[lp.size]:
             a = self.ask(f"Was the {SIZES[lp.size]} pawn just placed among them? [y/n]").lower()
             placed_fell = a.startswith("y")
-        self.apply(Fall(pawns=pawns, tipped=True, placed_fell=placed_fell))
+        window = s.window
+        owner = window.seat if window is not None else s.current
+        if self.apply(Fall(pawns=pawns, tipped=True, placed_fell=placed_fell)) and owner is not None:
+            after = self.match.state
+            back = ", ".join(f"{n} {size}" for n, size in zip(pawns, SIZES, strict=True) if n)
+            if after.phase == "confirm_fall":
+                self.say(f"  {back}: to confirm")
+            else:
+                self.say(f"  {back} back to {s.names[owner]}")
 
     def step(self, s: State) -> None:
         """Ask for whatever the state expects next and apply it."""

@@ -144,3 +144,50 @@ def test_interactive_version_2_draws_colours_and_rolls_the_number_die_only(monke
     assert "type the number" in out and "Bob rolled 4" in out
     assert "Bob: place a pawn of your choice in " in out
     assert "not allowed" not in out and "Anna: take the dice and roll the number die (your zone: " in out
+
+
+def test_script_starting_with_a_byte_order_mark_is_accepted(tmp_path, capsys):
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + (json.dumps(NEW) + "\n").encode())
+    assert main(["play", "--script", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["phase"] == "first_player"
+
+
+def test_script_truncated_line_says_it_is_cut_short_not_column_1(tmp_path, capsys):
+    path = _script(tmp_path, [NEW, '{"type": "first_player", "se'])
+    assert main(["play", "--script", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("line 2: invalid JSON: the line ends before the JSON value is complete")
+    assert "column 1" not in err
+
+
+def test_script_json_state_prints_the_state_before_the_failing_line(tmp_path, capsys):
+    path = _script(tmp_path, [NEW, {"type": "first_player", "seat": 1}, {"type": "place", "size": "large"}])
+    assert main(["play", "--script", str(path), "--json-state"]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("line 3: place: ")
+    assert json.loads(out)["current"] == 1
+
+
+def test_script_broken_pipe_is_not_reported_as_cannot_read(tmp_path, monkeypatch, capsys):
+    class ClosedPipe(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def fileno(self):
+            raise ValueError("no file")
+
+    path = _script(tmp_path, [NEW])
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    assert main(["play", "--script", str(path)]) == 0
+    assert "cannot read" not in capsys.readouterr().err
+
+
+def test_interactive_says_what_went_back_to_whom_and_acknowledges_a_hand(monkeypatch, capsys):
+    answers = ["1", "Anna, Bob", "", "", "", "", "1",  # version, names, default options, Anna first
+               "blue 4", "l", "",                      # Anna places a large, nothing fell
+               "f 1 large",                            # Bob's turn: Anna's large falls
+               "h", "q"]
+    status, out = _interactive(monkeypatch, capsys, answers)
+    assert "1 large back to Anna" in out
+    assert "hand on the disc noted (flag " in out
