@@ -25,7 +25,11 @@ from companion.session.store import SessionStore
 FORMATS = ("json", "csv", "trace", "bgstats")
 SOURCE_NAME = "Dingo Companion"
 GAME_NAMES = {"dingo-disc": "Dingo Disc", "dingo_disc": "Dingo Disc"}
-CSV_COLUMNS = ("seq", "time_utc", "t_ms", "actor", "source", "type", "action", "sensed")
+CSV_COLUMNS = ("seq", "time", "t_ms", "player", "action", "size", "zone", "number", "pawns", "source", "by",
+               "details")
+"""Plain columns a spreadsheet opens as they are: no JSON, names not seat numbers."""
+_CSV_SHOWN = frozenset({"type", "size", "zone", "number", "pawns"})
+_SIZES = ("small", "medium", "large")
 
 
 def resolve_session(store: SessionStore, ref: str | int) -> int:
@@ -57,7 +61,8 @@ def export_json(store: SessionStore, session_id: int) -> dict[str, Any]:
     header = store.trace_header(session_id)
     return {
         "format": "dingo-session/1",
-        "session": info.to_json() | {"started_utc": _iso(info.started_at), "ended_utc": _iso(info.ended_at)},
+        "session": info.to_json() | {"started_utc": _iso(info.started_at), "ended_utc": _iso(info.ended_at),
+                                     "start_player": _start_player(store, info)},
         "actions": [a.to_json() for a in store.actions(session_id)],
         "effective_actions": store.effective_actions(session_id),
         "events": store.events(session_id),
@@ -72,24 +77,63 @@ def export_json(store: SessionStore, session_id: int) -> dict[str, Any]:
     }
 
 
+def _player_name(actor: Any, names: dict[int, str]) -> tuple[str, str]:
+    """(player, by) from a logged actor: ``"host: Anna (seat 0)"`` -> ("Anna", "host"); a seat number too."""
+    if isinstance(actor, int) and not isinstance(actor, bool):
+        return names.get(actor, f"seat {actor}"), ""
+    if not isinstance(actor, str):
+        return "", ""
+    by, _, who = actor.partition(": ")
+    if not who:
+        return "", by
+    name, _, _seat = who.rpartition(" (seat ")
+    return (name or who), by
+
+
+def _pawns_plain(pawns: Any) -> str:
+    if not isinstance(pawns, dict):
+        return ""
+    return " + ".join(f"{pawns[s]} {s}" for s in _SIZES if isinstance(pawns.get(s), int) and pawns[s])
+
+
+def _details(action: dict[str, Any]) -> str:
+    parts = []
+    for key in sorted(action):
+        value = action[key]
+        if key in _CSV_SHOWN or value is None:
+            continue
+        if isinstance(value, list | tuple):
+            value = ", ".join(str(v) for v in value)
+        elif isinstance(value, dict):
+            value = ", ".join(f"{k} {v}" for k, v in value.items())
+        parts.append(f"{key}={value}")
+    return "; ".join(parts)
+
+
 def write_csv(store: SessionStore, session_id: int, stream: TextIO) -> int:
-    """The action log as CSV (one row per logged action, undo rows included); returns the row count."""
+    """The action log as plain CSV (one row per logged action, undo rows included); returns the rows.
+
+    Columns: ``CSV_COLUMNS``. ``zone``/``number`` are where a sensed placement was seen; ``details``
+    the action's other fields as ``key=value``, for games other than the Disc.
+    """
+    info = store.session(session_id)
+    names = {int(p["seat"]): str(p["name"]) for p in info.players}
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     n = 0
     for a in store.actions(session_id):
-        writer.writerow(
-            [
-                a.seq,
-                _iso(a.at),
-                "" if a.t_ms is None else a.t_ms,
-                "" if a.actor is None else json.dumps(a.actor),
-                a.source or "",
-                a.action.get("type", ""),
-                json.dumps(a.action, sort_keys=True),
-                json.dumps(a.sensed, sort_keys=True),
-            ]
-        )
+        action = a.action
+        sensed = next((e for e in a.sensed or [] if isinstance(e, dict)), {})
+        player, by = _player_name(a.actor, names)
+        if action.get("type") == "roll":
+            zone, number = action.get("colour") or "", action.get("number")
+        else:
+            zone = action.get("zone") or sensed.get("zone") or ""
+            number = action.get("number", sensed.get("number"))
+        writer.writerow([
+            a.seq, _iso(a.at), "" if a.t_ms is None else a.t_ms, player, action.get("type", ""),
+            action.get("size") or "", zone, "" if number is None else number,
+            _pawns_plain(action.get("pawns")), a.source or "", by, _details(action)])
         n += 1
     return n
 

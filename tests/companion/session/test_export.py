@@ -56,6 +56,7 @@ def test_json_has_everything(tmp_path: Path, header_factory, samples_factory) ->
     assert [a["action"]["type"] for a in doc["actions"]] == ["new_game", "first_player", "roll", "place"]
     assert doc["events"][0]["event"] == "placed"
     assert doc["trace"]["rows"] == 400 and doc["trace"]["cells"] == 4
+    assert doc["session"]["start_player"] == 1  # from first_player, though not set at the start
     s.close()
 
 
@@ -64,10 +65,12 @@ def test_csv_one_row_per_action(tmp_path: Path, header_factory, samples_factory)
     buf = io.StringIO()
     assert write_csv(s, sid, buf) == 4
     rows = list(csv.DictReader(io.StringIO(buf.getvalue())))
-    assert [r["type"] for r in rows] == ["new_game", "first_player", "roll", "place"]
-    assert rows[2]["actor"] == "1" and rows[1]["source"] == "page" and rows[3]["t_ms"] == "900"
-    assert json.loads(rows[3]["sensed"])[0]["zone"] == "red"
-    assert rows[0]["time_utc"].startswith("2026-09-21T")
+    assert [r["action"] for r in rows] == ["new_game", "first_player", "roll", "place"]
+    assert rows[2]["player"] == "Bob" and rows[1]["source"] == "page" and rows[3]["t_ms"] == "900"
+    assert (rows[3]["size"], rows[3]["zone"], rows[3]["number"]) == ("small", "red", "3")
+    assert (rows[2]["zone"], rows[2]["number"]) == ("red", "3")
+    assert rows[0]["time"].startswith("2026-09-21T")
+    assert not any(v.startswith(("{", "[", '"')) for r in rows for v in r.values())  # no JSON blobs
     s.close()
 
 
@@ -125,3 +128,16 @@ def test_cli_export(tmp_path: Path, header_factory, samples_factory, capsys) -> 
     assert "no session 42" in capsys.readouterr().err
     assert main(["export", "1", "--data-dir", str(tmp_path / "nowhere")]) == 2
     assert "no session log" in capsys.readouterr().err
+
+
+def test_csv_names_the_player_from_the_actor_and_pawns_in_words(tmp_path: Path, header_factory) -> None:
+    s = SessionStore(tmp_path)
+    sid = s.start_session("dingo-disc", setup=NEW_GAME, header=header_factory(), started_at=1_790_000_000.0)
+    s.append_action(sid, {"type": "fall", "pawns": {"small": 2, "medium": 0, "large": 1}, "tipped": True},
+                    source="sensor", actor="sensor: Cy (seat 2)", at=1_790_000_010.0)
+    buf = io.StringIO()
+    write_csv(s, sid, buf)
+    row = list(csv.DictReader(io.StringIO(buf.getvalue())))[1]
+    assert (row["player"], row["by"], row["pawns"], row["details"]) == ("Cy", "sensor", "2 small + 1 large",
+                                                                        "tipped=True")
+    s.close()

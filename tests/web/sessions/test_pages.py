@@ -131,7 +131,7 @@ def test_exports_download(client) -> None:
     assert header == _header() and len(list(rows)) == 400
     doc = json.loads(c.get(f"/sessions/{a}/export.json").get_data(as_text=True))
     assert doc["session"]["id"] == a
-    assert c.get(f"/sessions/{b}/export.csv").get_data(as_text=True).startswith("seq,time_utc")
+    assert c.get(f"/sessions/{b}/export.csv").get_data(as_text=True).startswith("seq,time,t_ms,player,action")
     play = json.loads(c.get(f"/sessions/{b}/export.bgstats").get_data(as_text=True))
     assert [p["winner"] for p in play["players"]] == [False, True]
     assert c.get(f"/sessions/{b}/export.trace").status_code == 404  # b has no trace
