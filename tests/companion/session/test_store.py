@@ -227,7 +227,7 @@ def test_a_finished_session_can_be_reopened_append_only(tmp_path: Path) -> None:
     assert s.report.status == "ok" and [i.id for i in s.unfinished()] == [sid]
     out = io.StringIO()
     write_export(s, sid, "csv", out)
-    assert [r["type"] for r in csv.DictReader(io.StringIO(out.getvalue()))][-2:] == ["reopen", "undo"]
+    assert [r["action"] for r in csv.DictReader(io.StringIO(out.getvalue()))][-2:] == ["reopen", "undo"]
     assert compute_stats(s).unfinished == 1
     s.end_session(sid, ranking=[2, 1])
     assert s.session(sid).ranking == [2, 1] and compute_stats(s).finished == 1
