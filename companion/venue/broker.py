@@ -55,6 +55,8 @@ class LocalBroker:
             "log_type error",
             "log_type warning",
         ]
+        if os.geteuid() == 0:  # else mosquitto drops to user "mosquitto", who cannot read this folder
+            lines.append("user root")
         if users:
             pw = self.dir / "passwd"
             pw.write_text("")
