@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -85,10 +86,8 @@ class Proxy:
         except OSError:
             pass
         for s in (src, dst):
-            try:
+            with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             s.close()
 
     def cut(self) -> None:
@@ -97,10 +96,8 @@ class Proxy:
             pairs, self.pairs = self.pairs, []
         for pair in pairs:
             for s in pair:
-                try:
+                with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 s.close()
 
     def mend(self) -> None:
@@ -133,10 +130,8 @@ def make_table(tmp_path: Path):
 
     yield make
     for t in made:
-        try:
+        with contextlib.suppress(Exception):  # already stopped by the test
             t.stop()
-        except Exception:  # noqa: BLE001 - already stopped by the test
-            pass
 
 
 class HubHarness:
@@ -207,7 +202,5 @@ def new_hub(tmp_path: Path):
 
     yield make
     for h in made:
-        try:
+        with contextlib.suppress(Exception):
             h.stop()
-        except Exception:  # noqa: BLE001
-            pass
