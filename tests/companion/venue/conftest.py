@@ -145,9 +145,15 @@ class HubHarness:
     def start(self) -> None:
         self.store = HubStore(self.data_dir)
         self.view = LiveView(self.store)
-        self.receiver = Receiver(self.store, "127.0.0.1", self.port, venue="club",
-                                 prefix="dingo/{venue}/tables/{table}/", client_id=self.client_id,
-                                 on_change=self._changed)
+        self.receiver = Receiver(
+            self.store,
+            "127.0.0.1",
+            self.port,
+            venue="club",
+            prefix="dingo/{venue}/tables/{table}/",
+            client_id=self.client_id,
+            on_change=self._changed,
+        )
         self.receiver.start()
         wait_for(self.receiver.connected.is_set, what="the hub to connect")
 

@@ -18,7 +18,8 @@ def all_delivered(hub, table) -> bool:
 
 
 def test_a_whole_game_reaches_the_hub_once_in_order_and_every_message_fits_its_schema(
-        broker, hub, make_table, wait, schemas):
+    broker, hub, make_table, wait, schemas
+):
     table = make_table(broker.port)
     table.start()
     n = table.play_until_over()
