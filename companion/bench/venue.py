@@ -350,7 +350,8 @@ def print_figures(fig: dict[str, Any]) -> None:
     print(f"event to hub: p50 {lat['p50']} ms, p95 {lat['p95']} ms, max {lat['max']} ms (n = {lat['n']})")
     for name in ("broker", "hub", "tables_process"):
         print(
-            f"{name}: CPU {fig[name]['cpu_percent']} % of one core (mean), peak RSS {fig[name]['peak_rss_mb']} MB"
+            f"{name}: CPU {fig[name]['cpu_percent']} % of one core (mean), "
+            f"peak RSS {fig[name]['peak_rss_mb']} MB"
         )
     rates = fig["broker_messages_per_s"]
     print(
@@ -358,10 +359,8 @@ def print_figures(fig: dict[str, Any]) -> None:
         f"broker $SYS received {rates['received']}, sent {rates['sent']}"
     )
     shown = fig["shown"]
-    print(
-        f"hub shows: {shown['api_online']} of {fig['tables']} tables online with a game (API); "
-        f"page in Chromium: {shown['browser_cards'] if shown['browser_cards'] is not None else 'not run'} cards"
-    )
+    cards = "not run" if shown["browser_cards"] is None else f"{shown['browser_cards']} cards online"
+    print(f"hub shows: {shown['api_online']} of {fig['tables']} tables online with a game (API); page in Chromium: {cards}")
 
 
 def main(args: argparse.Namespace) -> int:
