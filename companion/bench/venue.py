@@ -360,7 +360,8 @@ def print_figures(fig: dict[str, Any]) -> None:
     )
     shown = fig["shown"]
     cards = "not run" if shown["browser_cards"] is None else f"{shown['browser_cards']} cards online"
-    print(f"hub shows: {shown['api_online']} of {fig['tables']} tables online with a game (API); page in Chromium: {cards}")
+    print(f"hub shows: {shown['api_online']} of {fig['tables']} tables online with a game (API); "
+          f"page in Chromium: {cards}")
 
 
 def main(args: argparse.Namespace) -> int:
