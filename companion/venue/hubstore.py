@@ -171,11 +171,11 @@ class HubStore:
         """The table's last ``limit`` events, newest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT payload FROM events WHERE venue=? AND table_id=? ORDER BY received_at DESC, seq DESC"
-                " LIMIT ?",
+                "SELECT payload, received_at FROM events WHERE venue=? AND table_id=?"
+                " ORDER BY received_at DESC, seq DESC LIMIT ?",
                 (venue, table, limit),
             ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [{**json.loads(p), "received_at": r} for p, r in rows]
 
     def events(self, venue: str | None = None, table: str | None = None) -> list[dict[str, Any]]:
         """Stored events (optionally of one table), in order of stream and sequence number."""

@@ -60,7 +60,11 @@ def table_view(row: dict[str, Any], recent: list[dict[str, Any]]) -> dict[str, A
         "feed": feed,
         "alert": None
         if alert is None
-        else {"text": alert.get("text"), "at": alert.get("at"), "seq": alert.get("seq")},
+        else {
+            "text": alert.get("text"),
+            "at": alert.get("received_at") or alert.get("at"),
+            "seq": alert.get("seq"),
+        },
     }
 
 
