@@ -65,6 +65,9 @@ def check_venue(venue: VenueConfig | None, invalid: Any) -> None:
     """Cross-field checks of ``[venue]``; raises ``invalid(path, reason)``."""
     if venue is None:
         return
+    for key in ("name", "table", "host"):
+        if not getattr(venue, key).strip():
+            raise invalid(("venue", key), f"must not be empty: [venue] needs a {key} (see docs/venue.md)")
     for key in ("name", "table"):
         reason = bad_name(getattr(venue, key))
         if reason:
