@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.session.export import GAME_NAMES
 from companion.table.hub import Hub
 from companion.venue.hubstore import HubStore
 
@@ -48,6 +49,7 @@ def table_view(row: dict[str, Any], recent: list[dict[str, Any]]) -> dict[str, A
         "status_at": row.get("status_at"),
         "updated_at": row.get("state_at"),
         "game": summary.get("game"),
+        "title": GAME_NAMES.get(str(summary.get("game")), summary.get("game")),
         "phase": summary.get("phase"),
         "over": bool(summary.get("over")),
         "players": players,

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request, send_from_directory
 
+from companion.session.export import GAME_NAMES
 from companion.table.hub import sse_frame
 from companion.venue import results
 
@@ -74,7 +75,7 @@ def create_hub_app(
 
     @app.get("/api/results")
     def results_api() -> Any:
-        played = games()
+        played = [{**g, "title": GAME_NAMES.get(str(g.get("game")), g.get("game"))} for g in games()]
         return jsonify({"games": played, "standings": results.standings(played), "since_hours": since_hours})
 
     @app.get("/api/stream")

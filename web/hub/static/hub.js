@@ -27,7 +27,7 @@
     if (alert) c.classList.add("alert");
     const h = el("h3");
     h.appendChild(el("span", "name", t.table));
-    h.appendChild(el("span", "game", t.game ? t.game + (t.phase ? " · " + t.phase : "") : "no game"));
+    h.appendChild(el("span", "game", t.game ? (t.title || t.game) + (t.phase ? " · " + t.phase : "") : "no game"));
     c.appendChild(h);
     if (alert) c.appendChild(el("div", "flash", t.alert.text));
     const next = t.over ? ("Game over" + (t.winners.length ? ": " + t.winners.join(", ") + " won" : ""))
@@ -41,7 +41,7 @@
       ul.appendChild(li);
     }
     c.appendChild(ul);
-    const feed = el("ul", "feed");
+    const feed = el("ul", "hub-feed");
     for (const e of (t.feed || []).slice(0, 3)) feed.appendChild(el("li", e.alert ? "alert" : "", e.text));
     c.appendChild(feed);
     return c;
@@ -54,7 +54,7 @@
     const all = Array.from(tables.values());
     const online = all.filter((t) => t.status === "online").length;
     const playing = all.filter((t) => t.players && t.players.length && !t.over).length;
-    $("summary").textContent = all.length + " tables · " + online + " online · " + playing + " games in progress";
+    $("summary").textContent = all.length + " tables · " + online + " online · " + playing + (playing === 1 ? " game" : " games") + " in progress";
   }
 
   function broker(b) {
@@ -90,7 +90,7 @@
       const ranked = (g.players || []).slice().sort((a, b) => (a.rank || 99) - (b.rank || 99));
       const result = g.draw ? "draw: " + ranked.map((p) => p.name).join(", ")
         : ranked.map((p) => (p.rank ? p.rank + ". " : "") + p.name).join("  ");
-      for (const v of [fmtTime(g.ended_at), g.table, g.game, result]) tr.appendChild(el("td", null, v));
+      for (const v of [fmtTime(g.ended_at), g.table, g.title || g.game, result]) tr.appendChild(el("td", null, v));
       return tr;
     }));
   }
