@@ -41,6 +41,8 @@ case "$what" in
         command -v chromium >/dev/null || need+=(chromium)
         command -v systemd-analyze >/dev/null || need+=(systemd)
         command -v sqlite3 >/dev/null || need+=(sqlite3)
+        # the venue tests start a private broker (companion/venue/broker.py); it lives in /usr/sbin
+        command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
         apt_install "${need[@]}"
         setup_venv "[dev]"
         echo "== ruff"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -66,6 +67,10 @@ def _check(args: argparse.Namespace) -> int:
         return 1
     print(f"{path}: ok (source {config.source.kind}, {len(config.table.cells)} cells, "
           f"web port {config.web.port}, data in {config.data.dir})")
+    if config.venue is not None:  # checked, not connected to: `dingo-companion doctor` tries the broker
+        v = config.venue
+        print(f"venue {v.name!r}, table {v.table!r}: broker {v.host}:{v.broker_port}"
+              f"{' (TLS)' if v.use_tls else ''}, topics {v.topic_prefix()}*")
     return 0
 
 
@@ -75,6 +80,8 @@ def _show(args: argparse.Namespace) -> int:
     config = _effective(path, args)
     if config is None:
         return 1
+    if config.venue is not None and config.venue.password:  # never print the broker's password
+        config = dataclasses.replace(config, venue=dataclasses.replace(config.venue, password="********"))
     if args.json:
         print(json.dumps(config.to_dict(), indent=2))
     else:

@@ -1,5 +1,7 @@
 """``dingo-companion doctor``: what is connected, and how well each load cell reads.
 
+With a ``[venue]`` section it also tries the venue's MQTT broker once (docs/venue.md).
+
 Lists serial devices and what answers on them, reads a few seconds from the configured
 sample source, and prints per cell: measured against configured rate, noise in grams,
 glitch and saturation counts, unique values (a stuck cell), and a plain verdict with
@@ -107,6 +109,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     list_serial(out, config.source.serial.baud, not args.no_probe)
+    from companion.venue.doctor import report_venue
+
+    venue_ok = report_venue(config, out)
     print(f"\nReading {args.seconds:g} s from the {kind} source...", file=out, flush=True)
     try:
         samples, faults, messages = read_cells(source, args.seconds)
@@ -126,4 +131,4 @@ def run(args: argparse.Namespace) -> int:
     bad = [r for r in reports if r.verdict != "ok"]
     print("\nVerdict: " + ("every cell reads well." if not bad else
                            f"{len(bad)} cell(s) need attention (see above)."), file=out)
-    return 0 if not bad else 1
+    return 0 if not bad and venue_ok else 1

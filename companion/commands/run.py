@@ -227,6 +227,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"Table PIN (to change the game from the page): {pin}")
     for warning in table.warnings:
         print(f"warning: {warning}")
+    if getattr(table, "venue", None) is not None:  # [venue]: docs/venue.md
+        v = table.venue.venue
+        print(f"Venue: table {v.table!r} of {v.name!r}, publishing to {v.host}:{v.broker_port}")
     sys.stdout.flush()
     if problem is None:
         service.ready(f"listening on {host}:{real_port}, {table.source_kind} source open")

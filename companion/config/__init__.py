@@ -41,12 +41,13 @@ from companion.config.model import (
 )
 from companion.config.paths import default_config_path, default_data_dir
 from companion.config.validate import Invalid, build, check, dotted, to_plain
+from companion.config.venue import VenueConfig, check_venue_files
 
 __all__ = [
     "CellConfig", "Config", "ConfigError", "DataConfig", "GpioConfig", "LayoutConfig", "PanelConfig",
     "PawnMassConfig", "RulesConfig", "SerialConfig", "SimConfig", "SourceConfig", "TableConfig",
-    "TraceSourceConfig", "WebConfig", "config_to_toml", "default_config", "default_config_path",
-    "default_data_dir", "load_config", "parse_config", "save_config",
+    "TraceSourceConfig", "VenueConfig", "WebConfig", "config_to_toml", "default_config",
+    "default_config_path", "default_data_dir", "load_config", "parse_config", "save_config",
 ]
 
 # Exit status of `dingo-companion run` when the configuration is refused; the unit lists it in
@@ -101,9 +102,11 @@ def parse_config(text: str, file: str | Path = "<config>") -> Config:
         config = build(Config, data)
         check(config)
         _layout_check(config)
+        config = _anchor_paths(config, data, file)
+        check_venue_files(config.venue, Invalid)
     except Invalid as exc:
         raise ConfigError(file, exc.reason, line_of(text, exc.path), dotted(exc.path)) from exc
-    return _anchor_paths(config, data, file)
+    return config
 
 
 def _anchor_paths(config: Config, data: dict[str, Any], file: str | Path) -> Config:
@@ -113,6 +116,10 @@ def _anchor_paths(config: Config, data: dict[str, Any], file: str | Path) -> Con
     base = Path(file).resolve().parent
     if "dir" in data.get("data", {}) and not config.data.dir.is_absolute():
         config = dataclasses.replace(config, data=DataConfig(dir=base / config.data.dir))
+    venue = config.venue
+    if venue is not None and venue.ca_file and not Path(venue.ca_file).expanduser().is_absolute():
+        venue = dataclasses.replace(venue, ca_file=str(base / venue.ca_file))
+        config = dataclasses.replace(config, venue=venue)
     trace = config.source.trace
     if trace.path:
         full = Path(trace.path).expanduser()

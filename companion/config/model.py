@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.config.paths import default_data_dir
+from companion.config.venue import VenueConfig
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from companion.sensing.trace import TraceHeader
@@ -216,6 +217,7 @@ class Config:
     web: WebConfig = _f(factory=WebConfig)
     data: DataConfig = _f(factory=DataConfig)
     rules: RulesConfig = _f(factory=RulesConfig)
+    venue: VenueConfig | None = _f(None, doc="absent = this table publishes to no venue broker")
 
     def table_header(self) -> TraceHeader:
         """The trace header (cells, calibration, rate, pawn masses, layout) this table produces."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config.model import MAX_BCM_PIN, Config
+from companion.config.venue import check_venue
 
 KeyPath = tuple[str | int, ...]
 
@@ -175,6 +176,7 @@ def check(config: Config) -> None:
         raise Invalid(("web", "pin"), 'the PIN must be 4 to 12 digits, or "" for none')
     if panel.enabled:
         _check_panel_pins(config)
+    check_venue(config.venue, Invalid)
 
 
 def _check_layout(config: Config) -> None:

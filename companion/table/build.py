@@ -30,6 +30,7 @@ class Table:
     source_kind: str | None = "sim"  # None: the configured kind is unknown (see source_problem)
     warnings: list[str] = field(default_factory=list)
     calibration: Any = None  # the page's calibration wizard (live sources only)
+    venue: Any = None  # the venue publisher (companion.venue), with a [venue] section
 
     @property
     def source_problem(self) -> str | None:
@@ -46,12 +47,16 @@ class Table:
         """Start the read loop (opens the source)."""
         if self.loop is not None:
             self.loop.start()
+        if self.venue is not None:
+            self.venue.start()
         self.controller.health_tick(False)  # the status LED: waiting, running or fault
 
     def stop(self) -> None:
         """Stop the loop, end the streams, close the panel and the log."""
         if self.loop is not None:
             self.loop.stop()
+        if self.venue is not None:
+            self.venue.stop()
         self.controller.panel_status("off")
         self.controller.close()
         for part in (self.panel, self.store):
@@ -91,6 +96,9 @@ def build_table(config: Any, data_dir: Path, *, source_kind: str | None = None,
     panel = _open_panel(config, controller, warnings)
     if panel is not None:
         controller.attach_panel(panel)
+    from companion.venue.tableside import open_venue
+
+    venue = open_venue(config, controller, store, Path(data_dir), warnings)
     for w in warnings:
         controller.add_status("startup", w)
     loop = SourceLoop(source, pipeline, controller, heartbeat=heartbeat)
@@ -109,7 +117,7 @@ def build_table(config: Any, data_dir: Path, *, source_kind: str | None = None,
             save_path=config_path or Path(data_dir) / "config.toml", make_pipeline=Pipeline,
             simulator=simulator, sim_lock=getattr(source, "lock", None),
             speed=float(getattr(source, "speed", 1.0)), **(wizard_options or {}))
-    return Table(controller, loop, store, panel, kind, warnings, wizard)
+    return Table(controller, loop, store, panel, kind, warnings, wizard, venue)
 
 
 def _make_source(config: Any, kind: str | None, options: dict) -> tuple[str | None, Any]:

@@ -126,10 +126,10 @@ class TableController(ResumeMixin, ButtonsMixin):
                 "layout": self._layout_json(),
             }
 
-    def subscribe(self) -> tuple[Subscription, dict]:
-        """A new subscription and the full snapshot it starts from (taken atomically)."""
+    def subscribe(self, kinds: tuple[str, ...] | None = None) -> tuple[Subscription, dict]:
+        """A new subscription (to ``kinds`` only, if given) and the snapshot it starts from (atomically)."""
         with self._lock:
-            return self._hub.subscribe(), self.message()
+            return self._hub.subscribe(kinds), self.message()
 
     def unsubscribe(self, sub: Subscription) -> None:
         """Stop sending to ``sub``."""
@@ -377,7 +377,7 @@ class TableController(ResumeMixin, ButtonsMixin):
     def live_tick(self, force: bool = False) -> bool:
         """Publish the live sensing view if someone listens and the throttle allows; True if sent."""
         now = time.monotonic()
-        if not force and (now - self._last_live < self._live_interval_s or not len(self._hub)):
+        if not force and (now - self._last_live < self._live_interval_s or not self._hub.wants("live")):
             return False
         self._last_live = now
         with self._lock:

@@ -50,6 +50,7 @@ class Subscription:
     """One event-stream client: read ``(kind, payload)`` items with :meth:`get`."""
 
     maxsize: int = 256
+    kinds: tuple[str, ...] | None = None  # only these kinds of item (None = every kind)
     queue: queue.Queue = field(init=False)
     closed: bool = False
 
@@ -77,9 +78,9 @@ class Hub:
         self._lock = threading.Lock()
         self._maxsize = maxsize
 
-    def subscribe(self) -> Subscription:
-        """Add and return a new subscription."""
-        sub = Subscription(self._maxsize)
+    def subscribe(self, kinds: tuple[str, ...] | None = None) -> Subscription:
+        """Add and return a new subscription (to the items of ``kinds`` only, if given)."""
+        sub = Subscription(self._maxsize, kinds)
         with self._lock:
             self._subs.append(sub)
         return sub
@@ -95,10 +96,15 @@ class Hub:
         with self._lock:
             return len(self._subs)
 
-    def publish(self, kind: str, payload: Any) -> None:
-        """Queue one item for every subscriber; drop those that are full."""
+    def wants(self, kind: str) -> bool:
+        """True if some subscription takes items of ``kind``."""
         with self._lock:
-            subs = list(self._subs)
+            return any(sub.kinds is None or kind in sub.kinds for sub in self._subs)
+
+    def publish(self, kind: str, payload: Any) -> None:
+        """Queue one item for every subscriber (of that kind); drop those that are full."""
+        with self._lock:
+            subs = [sub for sub in self._subs if sub.kinds is None or kind in sub.kinds]
         item = Item(kind, payload)
         for sub in subs:
             try:
