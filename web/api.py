@@ -75,6 +75,8 @@ def api_blueprint() -> Blueprint:
     def events() -> Response:
         heartbeat = _ctx()["heartbeat_s"]
         max_s = request.args.get("max_s", type=float)
+        if _ctx().get("streams") is not None:  # web.server diverts streams; a pipelined one lands here
+            max_s = min(max_s or 2.0, 2.0)  # short: the page reconnects on a connection of its own
         gen = stream_with_context(stream(_controller(), heartbeat_s=heartbeat, max_s=max_s))
         resp = Response(gen, mimetype="text/event-stream")
         resp.headers["Cache-Control"] = "no-cache"

@@ -17,7 +17,7 @@ from typing import Any
 
 log = logging.getLogger("dingo-companion")
 
-WSGI_THREADS = 32  # each event-stream client holds one thread; 10+ tablets and API calls fit
+WSGI_THREADS = 8  # requests only: event streams are served by web.streams without a thread each
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -161,12 +161,11 @@ def make_guard(pin: str, host: str, allowed_hosts: Any = ()) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Start everything, serve until SIGINT/SIGTERM, stop cleanly."""
-    from waitress import create_server
-
     from companion.config import CONFIG_ERROR_EXIT, ConfigError
     from companion.table.build import build_table
     from web.app import create_app
     from web.security import load_or_create_pin, load_or_create_secret_key
+    from web.server import make_server
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     service = _Service()
@@ -206,8 +205,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(table.controller, secret_key=secret, guard=guard, session_store=table.store,
                      calibration=table.calibration)
     try:
-        server = create_server(app, host=host, port=port, threads=WSGI_THREADS, channel_timeout=60,
-                               ident="dingo-companion")
+        server, streams = make_server(app, host=host, port=port, controller=table.controller, guard=guard,
+                                      threads=WSGI_THREADS, channel_timeout=60, ident="dingo-companion")
     except OSError as exc:
         print(f"error: cannot listen on {host}:{port}: {exc}", file=sys.stderr)
         table.stop()
@@ -218,6 +217,7 @@ def run(args: argparse.Namespace) -> int:
         table.start()
     except Exception as exc:  # noqa: BLE001
         print(f"error: cannot open the sample source: {exc}", file=sys.stderr)
+        streams.stop()
         server.close()
         table.stop()
         return 2
@@ -249,6 +249,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         service.stopping()
+        streams.stop()
         table.stop()
         server.close()
     print("Dingo Companion stopped.")
