@@ -29,6 +29,7 @@ from companion.table.hub import Hub, Subscription
 from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event, fall_to_whom
 from companion.table.resume import ResumeMixin
 from companion.table.simcontrol import SimControl, SimError
+from companion.textcheck import check_players
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +145,7 @@ class TableController(ResumeMixin, ButtonsMixin):
         """Start a new game from a ``new_game`` action (players, version, options)."""
         with self._lock:
             try:
+                check_players(setup.get("players") if isinstance(setup, dict) else None)
                 match = self._game.new_match(setup)
             except IllegalMove as exc:
                 raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
