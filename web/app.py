@@ -76,7 +76,7 @@ def create_app(
             if request.method not in ("GET", "HEAD", "OPTIONS"):
                 guard.check_origin(request.headers.get("Origin"), request.host)
         except AccessError as exc:
-            return _error(exc.status, exc.message)
+            return _access_error(exc)
         return None
 
     @app.after_request
@@ -98,11 +98,18 @@ def create_app(
 
     @app.errorhandler(AccessError)
     def _access_error(exc: AccessError) -> Response:
-        return _error(exc.status, exc.message)
+        resp = _error(exc.status, exc.message)
+        if exc.retry_after is not None:
+            resp.headers["Retry-After"] = str(exc.retry_after)
+        return resp
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> Response:
-        return _error(exc.code or 500, exc.description or exc.name)
+        resp = _error(exc.code or 500, exc.description or exc.name)
+        for name, value in exc.get_headers():  # e.g. Allow on a 405
+            if name.lower() != "content-type":
+                resp.headers[name] = value
+        return resp
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Response:
