@@ -189,9 +189,10 @@ class PinThrottle:
             self._tokens = max(0.0, self._tokens - 1.0)
             self._failures.setdefault(client, []).append(now)
             if len(self._failures) > self.max_addresses:
-                # forget the address whose last failure is oldest (the global bucket still counts it)
-                oldest = min(self._failures, key=lambda k: self._failures[k][-1])
-                self._failures.pop(oldest)
+                # forget an address that is not locked out (the oldest); only if all are, the oldest
+                unlocked = [k for k, v in self._failures.items() if len(v) < self.max_failures]
+                pool = unlocked or list(self._failures)
+                self._failures.pop(min(pool, key=lambda k: self._failures[k][-1]))
 
     def succeeded(self, client: str) -> None:
         """A correct PIN from ``client``: its own failures are forgotten."""
