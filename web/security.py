@@ -85,10 +85,46 @@ def load_or_create_pin(data_dir: Path, configured: str | None = None) -> str:
         return pin
     if path.exists():
         with contextlib.suppress(ValueError):
-            return validate_pin(path.read_text().strip())
+            pin = validate_pin(path.read_text().strip())
+            if path.stat().st_mode & 0o077:
+                os.chmod(path, 0o600)
+            return pin
     pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
     write_private(path, pin.encode())
     return pin
+
+
+PRIVATE_FILES = (PIN_FILE, SECRET_FILE, "host-sessions", "sessions.db", "sessions.db-wal", "sessions.db-shm",
+                 "config.toml")
+
+
+def secure_data_dir(data_dir: Path) -> list[str]:
+    """Make ``data_dir`` 0700 and its secrets and log 0600; returns what was changed (for the log)."""
+    changed = []
+    data_dir = Path(data_dir)
+    if data_dir.stat().st_mode & 0o077:
+        os.chmod(data_dir, 0o700)
+        changed.append(f"{data_dir} -> 0700")
+    for path in [data_dir / n for n in PRIVATE_FILES] + sorted(data_dir.glob("sessions.db.*")):
+        with contextlib.suppress(FileNotFoundError):
+            if path.is_file() and path.stat().st_mode & 0o077:
+                os.chmod(path, 0o600)
+                changed.append(f"{path.name} -> 0600")
+    return changed
+
+
+def pin_from_environment(pin_file: Path | None, environ: dict[str, str] | None = None) -> str | None:
+    """The PIN given out of sight of ``ps``: ``--pin-file`` (first line) or ``$DINGO_PIN``."""
+    env = os.environ if environ is None else environ
+    if pin_file is not None:
+        try:
+            text = Path(pin_file).read_text().strip().splitlines()
+        except OSError as exc:
+            raise ValueError(f"cannot read the PIN file {pin_file}: {exc.strerror}") from None
+        return validate_pin(text[0].strip() if text else "")
+    if env.get("DINGO_PIN"):
+        return validate_pin(env["DINGO_PIN"].strip())
+    return None
 
 
 def machine_host_names(extra: Iterable[str] = ()) -> set[str]:
