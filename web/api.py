@@ -27,7 +27,8 @@ def _guard() -> Guard:
 
 def is_host() -> bool:
     """True if this request comes from a logged-in host session."""
-    return bool(session.get("host")) and isinstance(session.get("csrf"), str)
+    return (bool(session.get("host")) and isinstance(session.get("csrf"), str)
+            and _guard().sessions.valid(session.get("sid")))
 
 
 def host_required(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -75,6 +76,8 @@ def api_blueprint() -> Blueprint:
     def events() -> Response:
         heartbeat = _ctx()["heartbeat_s"]
         max_s = request.args.get("max_s", type=float)
+        if _ctx().get("streams") is not None:  # web.server diverts streams; a pipelined one lands here
+            max_s = min(max_s or 2.0, 2.0)  # short: the page reconnects on a connection of its own
         gen = stream_with_context(stream(_controller(), heartbeat_s=heartbeat, max_s=max_s))
         resp = Response(gen, mimetype="text/event-stream")
         resp.headers["Cache-Control"] = "no-cache"
@@ -95,14 +98,17 @@ def api_blueprint() -> Blueprint:
             raise RequestError("'pin' must be a string of digits")
         if not _guard().pin_matches(pin, request.remote_addr or "?"):
             raise AccessError(403, "wrong table PIN")
+        _guard().sessions.revoke(session.get("sid"))
         session.clear()
         session.permanent = True
         session["host"] = True
+        session["sid"] = _guard().sessions.new()
         session["csrf"] = new_csrf_token()
         return jsonify({"host": True, "csrf_token": session["csrf"]})
 
     @bp.post("/logout")
     def logout() -> Response:
+        _guard().sessions.revoke(session.get("sid"))  # the cookie no longer works, even replayed
         session.clear()
         return jsonify({"host": False})
 
@@ -153,10 +159,12 @@ def api_blueprint() -> Blueprint:
         return jsonify(_controller().sim_command(command, json_body(required=False)))
 
     from web.calibration import add_calibration_routes
+    from web.pinroute import add_pin_route
     from web.share import add_share_routes
 
     add_share_routes(bp)
     add_calibration_routes(bp)
+    add_pin_route(bp, host_required)
 
     @bp.get("/openapi.yaml")
     def openapi() -> Response:

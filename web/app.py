@@ -15,12 +15,23 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.table.controller import RequestError
+from web.jsonlimits import LimitedJSONProvider
 from web.security import AccessError, Guard
 
 log = logging.getLogger(__name__)
 
 WEB_DIR = Path(__file__).resolve().parent
 OPENAPI_PATH = WEB_DIR / "openapi.yaml"
+
+
+class SafeResponse(Response):
+    """A response whose text body never fails to encode (stored text from an old log may not be UTF-8)."""
+
+    def set_data(self, value: bytes | str) -> None:
+        """Set the body; ``str`` is encoded with unencodable characters replaced."""
+        if isinstance(value, str):
+            value = value.encode("utf-8", "replace")
+        super().set_data(value)
 
 
 def create_app(
@@ -37,6 +48,8 @@ def create_app(
     ``calibration``: the table's calibration wizard (``companion.table.calwizard``), if any.
     """
     app = Flask(__name__, static_folder="static", template_folder="templates")
+    app.response_class = SafeResponse
+    app.json = LimitedJSONProvider(app)
     app.config.update(
         SECRET_KEY=secret_key,
         SESSION_COOKIE_NAME="dingo_session",
@@ -63,7 +76,7 @@ def create_app(
             if request.method not in ("GET", "HEAD", "OPTIONS"):
                 guard.check_origin(request.headers.get("Origin"), request.host)
         except AccessError as exc:
-            return _error(exc.status, exc.message)
+            return _access_error(exc)
         return None
 
     @app.after_request
@@ -85,11 +98,18 @@ def create_app(
 
     @app.errorhandler(AccessError)
     def _access_error(exc: AccessError) -> Response:
-        return _error(exc.status, exc.message)
+        resp = _error(exc.status, exc.message)
+        if exc.retry_after is not None:
+            resp.headers["Retry-After"] = str(exc.retry_after)
+        return resp
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> Response:
-        return _error(exc.code or 500, exc.description or exc.name)
+        resp = _error(exc.code or 500, exc.description or exc.name)
+        for name, value in exc.get_headers():  # e.g. Allow on a 405
+            if name.lower() != "content-type":
+                resp.headers[name] = value
+        return resp
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Response:

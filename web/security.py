@@ -18,11 +18,12 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.service.addresses import interface_ipv4
+from web.hostsessions import HostSessions
 
 PIN_FILE = "table-pin"
 SECRET_FILE = "secret-key"
@@ -32,13 +33,14 @@ PIN_DIGITS = 6
 class AccessError(Exception):
     """A request may not do what it asks; ``status`` is the HTTP status to answer with."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
 
 
-def _write_private(path: Path, data: bytes) -> None:
+def write_private(path: Path, data: bytes) -> None:
     """Create ``path`` with mode 0600 (never readable by others, even for a moment)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
@@ -62,7 +64,7 @@ def load_or_create_secret_key(data_dir: Path) -> bytes:
                 os.chmod(path, 0o600)
             return key
     key = secrets.token_bytes(32)
-    _write_private(path, key)
+    write_private(path, key)
     return key
 
 
@@ -79,14 +81,50 @@ def load_or_create_pin(data_dir: Path, configured: str | None = None) -> str:
     if configured:
         pin = validate_pin(str(configured))
         if not path.exists() or path.read_text().strip() != pin:
-            _write_private(path, pin.encode())
+            write_private(path, pin.encode())
         return pin
     if path.exists():
         with contextlib.suppress(ValueError):
-            return validate_pin(path.read_text().strip())
+            pin = validate_pin(path.read_text().strip())
+            if path.stat().st_mode & 0o077:
+                os.chmod(path, 0o600)
+            return pin
     pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
-    _write_private(path, pin.encode())
+    write_private(path, pin.encode())
     return pin
+
+
+PRIVATE_FILES = (PIN_FILE, SECRET_FILE, "host-sessions", "sessions.db", "sessions.db-wal", "sessions.db-shm",
+                 "config.toml")
+
+
+def secure_data_dir(data_dir: Path) -> list[str]:
+    """Make ``data_dir`` 0700 and its secrets and log 0600; returns what was changed (for the log)."""
+    changed = []
+    data_dir = Path(data_dir)
+    if data_dir.stat().st_mode & 0o077:
+        os.chmod(data_dir, 0o700)
+        changed.append(f"{data_dir} -> 0700")
+    for path in [data_dir / n for n in PRIVATE_FILES] + sorted(data_dir.glob("sessions.db.*")):
+        with contextlib.suppress(FileNotFoundError):
+            if path.is_file() and path.stat().st_mode & 0o077:
+                os.chmod(path, 0o600)
+                changed.append(f"{path.name} -> 0600")
+    return changed
+
+
+def pin_from_environment(pin_file: Path | None, environ: dict[str, str] | None = None) -> str | None:
+    """The PIN given out of sight of ``ps``: ``--pin-file`` (first line) or ``$DINGO_PIN``."""
+    env = os.environ if environ is None else environ
+    if pin_file is not None:
+        try:
+            text = Path(pin_file).read_text().strip().splitlines()
+        except OSError as exc:
+            raise ValueError(f"cannot read the PIN file {pin_file}: {exc.strerror}") from None
+        return validate_pin(text[0].strip() if text else "")
+    if env.get("DINGO_PIN"):
+        return validate_pin(env["DINGO_PIN"].strip())
+    return None
 
 
 def machine_host_names(extra: Iterable[str] = ()) -> set[str]:
@@ -128,6 +166,76 @@ def is_ip(name: str) -> bool:
     return True
 
 
+class PinThrottle:
+    """Limits on wrong PINs: per address, and for the whole table.
+
+    Per address: ``max_failures`` wrong PINs within ``lockout_s`` lock that address out for the
+    rest of the window. For the whole table, whatever the number of addresses: a bucket of
+    ``global_burst`` wrong guesses, refilled at ``global_per_hour``; while it is empty no PIN is
+    compared at all (a correct one included, or the refusal itself would tell the PIN), so at
+    most ``global_burst + 24 * global_per_hour`` guesses fit in a day (1,460 by default: a
+    6-digit PIN is found with a chance of 0.15 % in a day). A host already logged in (cookie) is
+    never refused. The per-address table is bounded; evicting an entry never unlocks anything
+    that the global limit would not.
+    """
+
+    def __init__(self, max_failures: int = 5, lockout_s: float = 30.0, global_burst: int = 20,
+                 global_per_hour: float = 60.0, max_addresses: int = 1000,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """Set the limits (see the class docstring)."""
+        self.max_failures = max_failures
+        self.lockout_s = lockout_s
+        self.global_burst = global_burst
+        self.global_per_hour = global_per_hour
+        self.max_addresses = max_addresses
+        self._clock = clock
+        self._failures: dict[str, list[float]] = {}
+        self._tokens = float(global_burst)
+        self._refilled = clock()
+        self._lock = threading.Lock()
+
+    def _refill(self, now: float) -> None:
+        self._tokens = min(float(self.global_burst),
+                           self._tokens + (now - self._refilled) * self.global_per_hour / 3600.0)
+        self._refilled = now
+
+    def check(self, client: str) -> None:
+        """``AccessError`` 429 if ``client`` may not try a PIN now."""
+        now = self._clock()
+        with self._lock:
+            self._refill(now)
+            if self._tokens < 1.0:
+                wait = int((1.0 - self._tokens) * 3600.0 / self.global_per_hour) + 1
+                raise AccessError(429, f"too many wrong PINs at this table; wait {wait} s and try again",
+                                  retry_after=wait)
+            recent = [t for t in self._failures.get(client, ()) if now - t < self.lockout_s]
+            if recent:
+                self._failures[client] = recent
+            else:
+                self._failures.pop(client, None)
+            if len(recent) >= self.max_failures:
+                wait = int(self.lockout_s - (now - recent[0])) + 1
+                raise AccessError(429, f"too many wrong PINs; wait {wait} s and try again", retry_after=wait)
+
+    def failed(self, client: str) -> None:
+        """Count one wrong PIN from ``client``."""
+        now = self._clock()
+        with self._lock:
+            self._refill(now)
+            self._tokens = max(0.0, self._tokens - 1.0)
+            self._failures.setdefault(client, []).append(now)
+            if len(self._failures) > self.max_addresses:
+                # forget an address that is not locked out (the oldest); only if all are, the oldest
+                unlocked = [k for k, v in self._failures.items() if len(v) < self.max_failures]
+                pool = unlocked or list(self._failures)
+                self._failures.pop(min(pool, key=lambda k: self._failures[k][-1]))
+
+    def succeeded(self, client: str) -> None:
+        """A correct PIN from ``client``: its own failures are forgotten."""
+        with self._lock:
+            self._failures.pop(client, None)
+
+
 @dataclass
 class Guard:
     """The table's access rules; one per app (no module state)."""
@@ -136,8 +244,13 @@ class Guard:
     allowed_hosts: set[str] = field(default_factory=set)
     max_failures: int = 5
     lockout_s: float = 30.0
-    _failures: dict[str, list[float]] = field(default_factory=dict)
+    throttle: PinThrottle | None = None
+    sessions: HostSessions = field(default_factory=HostSessions)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        if self.throttle is None:
+            self.throttle = PinThrottle(self.max_failures, self.lockout_s)
 
     def check_host(self, host_header: str | None) -> None:
         """Refuse a request whose Host header names a host we do not answer to."""
@@ -157,20 +270,24 @@ class Guard:
             raise AccessError(403, f"cross-site request refused: Origin {origin!r} is not this table")
 
     def pin_matches(self, candidate: object, client: str) -> bool:
-        """Compare a PIN in constant time, with a lockout after repeated failures per client."""
-        now = time.monotonic()
+        """Compare a PIN in constant time, within the limits of :class:`PinThrottle`."""
+        assert self.throttle is not None
+        self.throttle.check(client)
         with self._lock:
-            recent = [t for t in self._failures.get(client, []) if now - t < self.lockout_s]
-            self._failures[client] = recent
-            if len(recent) >= self.max_failures:
-                raise AccessError(429, f"too many wrong PINs; wait {int(self.lockout_s)} s and try again")
-        ok = isinstance(candidate, str) and hmac.compare_digest(candidate.encode(), self.pin.encode())
-        if not ok:
-            with self._lock:
-                self._failures.setdefault(client, []).append(now)
-                if len(self._failures) > 1000:  # bound memory
-                    self._failures.pop(next(iter(self._failures)))
+            pin = self.pin
+        ok = isinstance(candidate, str) and hmac.compare_digest(candidate.encode(), pin.encode())
+        if ok:
+            self.throttle.succeeded(client)
+        else:
+            self.throttle.failed(client)
         return ok
+
+    def change_pin(self, new_pin: str) -> None:
+        """Use ``new_pin`` from now on; every host session ends."""
+        pin = validate_pin(new_pin)
+        with self._lock:
+            self.pin = pin
+        self.sessions.revoke_all(pin)
 
 
 def new_csrf_token() -> str:

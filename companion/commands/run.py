@@ -7,6 +7,7 @@ production WSGI server) and prints the address(es) to open and the table PIN at 
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import signal
@@ -17,7 +18,7 @@ from typing import Any
 
 log = logging.getLogger("dingo-companion")
 
-WSGI_THREADS = 32  # each event-stream client holds one thread; 10+ tablets and API calls fit
+WSGI_THREADS = 8  # requests only: event streams are served by web.streams without a thread each
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,7 +31,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--config", type=Path, default=None, help="configuration file (TOML)")
     p.add_argument("--source", choices=("sim", "serial", "gpio", "trace"), default=None,
                    help="sample source, overriding [source] kind")
-    p.add_argument("--pin", default=None, help="set the table PIN (4-12 digits) instead of the stored one")
+    p.add_argument("--pin", default=None,
+                   help="set the table PIN (4-12 digits); visible to every user in ps: prefer --pin-file or "
+                        "$DINGO_PIN")
+    p.add_argument("--pin-file", type=Path, default=None,
+                   help="read the table PIN (4-12 digits) from this file's first line")
     p.set_defaults(func=run)
 
 
@@ -161,14 +166,21 @@ def make_guard(pin: str, host: str, allowed_hosts: Any = ()) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Start everything, serve until SIGINT/SIGTERM, stop cleanly."""
-    from waitress import create_server
-
     from companion.config import CONFIG_ERROR_EXIT, ConfigError
     from companion.table.build import build_table
     from web.app import create_app
-    from web.security import load_or_create_pin, load_or_create_secret_key
+    from web.hostsessions import HOST_SESSIONS_FILE, HostSessions
+    from web.security import (
+        PIN_FILE,
+        load_or_create_pin,
+        load_or_create_secret_key,
+        pin_from_environment,
+        secure_data_dir,
+    )
+    from web.server import make_server
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    os.umask(0o077)  # the session log, the PIN and the keys are created private
     service = _Service()
     try:
         # Under systemd a refused file does not end the process (no crash loop): it is reported
@@ -190,10 +202,22 @@ def run(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or getattr(getattr(config, "data", None), "dir", None) or default_data_dir()
     data_dir = Path(data_dir).expanduser()
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        pin = load_or_create_pin(data_dir, args.pin or getattr(web_cfg, "pin", "") or None)
+        given_pin = pin_from_environment(args.pin_file)
+    except ValueError as exc:
+        print(f"configuration error: --pin-file / DINGO_PIN: {exc}", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    if args.pin:
+        print("warning: --pin is visible to every user in ps; use --pin-file or $DINGO_PIN", file=sys.stderr)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        for change in secure_data_dir(data_dir):
+            log.warning("file mode fixed: %s", change)
+        pin = load_or_create_pin(data_dir, given_pin or args.pin or getattr(web_cfg, "pin", "") or None)
         secret = load_or_create_secret_key(data_dir)
-    except (OSError, ValueError) as exc:
+    except ValueError as exc:
+        print(f"configuration error: table PIN: {exc}", file=sys.stderr)
+        return CONFIG_ERROR_EXIT
+    except OSError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
@@ -203,14 +227,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: cannot set up the table: {exc}", file=sys.stderr)
         return 2
     guard = make_guard(pin, host, getattr(web_cfg, "allowed_hosts", ()))
+    guard.sessions = HostSessions(data_dir / HOST_SESSIONS_FILE, secret, pin)
     app = create_app(table.controller, secret_key=secret, guard=guard, session_store=table.store,
                      calibration=table.calibration)
+    app.extensions["dingo"]["pin_file"] = data_dir / PIN_FILE
     try:
-        server = create_server(app, host=host, port=port, threads=WSGI_THREADS, channel_timeout=60,
-                               ident="dingo-companion")
+        server, streams = make_server(app, host=host, port=port, controller=table.controller, guard=guard,
+                                      threads=WSGI_THREADS, channel_timeout=60, ident="dingo-companion")
     except OSError as exc:
-        print(f"error: cannot listen on {host}:{port}: {exc}", file=sys.stderr)
         table.stop()
+        if isinstance(exc, socket.gaierror) or exc.errno in (errno.EADDRNOTAVAIL, errno.EACCES):
+            # the configured address cannot be used here: retrying will not help
+            print(f"configuration error: [web] host/port: cannot listen on {host}:{port}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+            return CONFIG_ERROR_EXIT
+        print(f"error: cannot listen on {host}:{port}: {exc}", file=sys.stderr)
         return 2
     real_port = server.effective_port if hasattr(server, "effective_port") else port
     app.extensions["dingo"]["listen"] = (host, int(real_port))  # for the page's share view
@@ -218,13 +249,17 @@ def run(args: argparse.Namespace) -> int:
         table.start()
     except Exception as exc:  # noqa: BLE001
         print(f"error: cannot open the sample source: {exc}", file=sys.stderr)
+        streams.stop()
         server.close()
         table.stop()
         return 2
     problem = table.source_problem
     print(f"Dingo Companion is running ({table.source_kind or 'no'} table).")
     print(banner(host, int(real_port)), end="")
-    print(f"Table PIN (to change the game from the page): {pin}")
+    if sys.stdout.isatty():  # never into a journal or a log file
+        print(f"Table PIN (to change the game from the page): {pin}")
+    else:
+        print(f"Table PIN: in {data_dir / PIN_FILE} (readable by this user only; shown on a terminal)")
     for warning in table.warnings:
         print(f"warning: {warning}")
     if getattr(table, "venue", None) is not None:  # [venue]: docs/venue.md
@@ -252,6 +287,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         service.stopping()
+        streams.stop()
         table.stop()
         server.close()
     print("Dingo Companion stopped.")

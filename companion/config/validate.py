@@ -9,7 +9,9 @@ the file and the line.
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import math
+import re
 import types
 import typing
 from pathlib import Path
@@ -172,11 +174,46 @@ def check(config: Config) -> None:
                           f"{len(gpio.data_pins)} data pins for {n_cells} cells in [[table.cells]]")
         if gpio.clock_pin in gpio.data_pins:
             raise Invalid(("source", "gpio", "clock_pin"), f"pin {gpio.clock_pin} is also a data pin")
+    problem = host_problem(config.web.host)
+    if problem:
+        raise Invalid(("web", "host"), problem)
+    for i, name in enumerate(config.web.allowed_hosts):
+        if host_problem(name) and name != "*":
+            raise Invalid(("web", "allowed_hosts", i), host_problem(name) or "")
+    data_dir = Path(config.data.dir).expanduser()
+    if data_dir.exists() and not data_dir.is_dir():
+        raise Invalid(("data", "dir"), f"{data_dir} exists and is not a directory")
     if config.web.pin and not (config.web.pin.isdigit() and 4 <= len(config.web.pin) <= 12):
         raise Invalid(("web", "pin"), 'the PIN must be 4 to 12 digits, or "" for none')
     if panel.enabled:
         _check_panel_pins(config)
     check_venue(config.venue, Invalid)
+
+
+_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def host_problem(host: str) -> str | None:
+    """Why ``host`` is not an address or host name one can listen on / be reached by, or None."""
+    name = host.strip()
+    if name.startswith("[") and name.endswith("]"):
+        name = name[1:-1]
+    if ":" in name:
+        try:
+            ipaddress.IPv6Address(name)
+        except ValueError:
+            return f"{host!r} is not an IPv6 address"
+        return None
+    parts = name.rstrip(".").split(".")
+    if all(p.isdigit() for p in parts):
+        try:
+            ipaddress.IPv4Address(name)
+        except ValueError:
+            return f"{host!r} is not an IPv4 address (four numbers 0..255, e.g. 0.0.0.0)"
+        return None
+    if len(name) > 253 or not all(_LABEL.fullmatch(p) for p in parts):
+        return f"{host!r} is not a valid host name or address"
+    return None
 
 
 def _check_layout(config: Config) -> None:

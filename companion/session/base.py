@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.sensing.trace import Sample, TraceHeader, TraceWriter
 from companion.session.schema import open_database
+from companion.textcheck import name_problem
 
 UNDO = "undo"
 REOPEN = "reopen"  # a log row: the finished session was continued (SessionStore.reopen)
@@ -55,6 +56,10 @@ def normalise_players(players: Sequence[Any]) -> list[dict[str, Any]]:
             out.append({**p, "seat": seat})
         else:
             raise SessionError(f"players[{i}] must be a name or an object with a 'name', got {p!r}")
+    for i, p in enumerate(out):
+        problem = name_problem(p["name"])
+        if problem is not None:
+            raise SessionError(f"players[{i}].name {problem}")
     if len({p["seat"] for p in out}) != len(out):
         raise SessionError("players: two players share a seat")
     return out

@@ -28,6 +28,7 @@ from companion.session.base import (
 from companion.session.records import ActionRecord, SessionInfo
 from companion.session.schema import action_crc
 from companion.session.tracelog import TraceLog
+from companion.textcheck import displayable
 
 
 class SessionStore(TraceLog):
@@ -279,7 +280,7 @@ class SessionStore(TraceLog):
             game=r[1],
             version=r[2],
             options=json.loads(r[3]),
-            players=json.loads(r[4]),
+            players=displayable(json.loads(r[4])),
             start_player=r[5],
             started_at=r[6],
             ended_at=r[7],
@@ -330,7 +331,7 @@ class SessionStore(TraceLog):
                 r[1],
                 r[2],
                 None if r[3] is None else json.loads(r[3]),
-                json.loads(r[4]),
+                displayable(json.loads(r[4])),
                 json.loads(r[5]),
                 r[6],
             )

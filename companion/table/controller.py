@@ -30,6 +30,7 @@ from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_eve
 from companion.table.reconcile import Deferred, clear_disc_card, difference, disc_empty, reconcile_card
 from companion.table.resume import ResumeMixin
 from companion.table.simcontrol import SimControl, SimError
+from companion.textcheck import check_players
 
 log = logging.getLogger(__name__)
 
@@ -193,6 +194,7 @@ class TableController(ResumeMixin, ButtonsMixin):
     def _start_game(self, setup: Any, source: str) -> dict:
         with self._lock:
             try:
+                check_players(setup.get("players") if isinstance(setup, dict) else None)
                 match = self._game.new_match(setup)
             except IllegalMove as exc:
                 raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc

@@ -89,7 +89,8 @@ def test_notify_watchdog_and_restart_policy() -> None:
     # Never left failed after a burst of crashes: no start-rate limit, a back-off between restarts.
     assert unit["Unit"]["StartLimitIntervalSec"] == ["0"]
     assert service["RestartSec"] == ["5s"]
-    assert "RestartPreventExitStatus" not in service  # a bad config waits instead of exiting
+    # a file refused at load waits; a value unusable only at start-up exits 78, not retried (issue 16)
+    assert service["RestartPreventExitStatus"] == ["78"]
 
 
 def test_own_user_and_only_the_devices_it_needs() -> None:

@@ -38,8 +38,8 @@ def companion(tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if k not in ("DINGO_CONFIG", "DINGO_SOURCE")}
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0", "--source", "sim",
-         "--data-dir", str(tmp / "data"), "--config", str(tmp / "config.toml"), "--pin", "13579"],
-        stdout=log.open("w"), stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+         "--data-dir", str(tmp / "data"), "--config", str(tmp / "config.toml")],
+        stdout=log.open("w"), stderr=subprocess.STDOUT, env={**env, "DINGO_PIN": "13579"}, cwd=ROOT)
     deadline = time.monotonic() + 20
     port = None
     while time.monotonic() < deadline and proc.poll() is None:
@@ -66,16 +66,19 @@ def request(port, method, path, body=None, headers=None):
 
 
 def test_startup_prints_the_address_and_pin(companion):
-    _, port, _, log = companion
+    _, port, tmp, log = companion
     text = log.read_text()
     assert f"http://127.0.0.1:{port}/" in text
-    assert "Table PIN (to change the game from the page): 13579" in text
+    # not a terminal (a journal, a log file): the PIN itself is never printed, only where it is
+    assert "13579" not in text
+    assert f"Table PIN: in {tmp / 'data' / 'table-pin'}" in text
 
 
 def test_secret_files_are_private(companion):
     _, _, tmp, _ = companion
-    for name in ("secret-key", "table-pin"):
+    for name in ("secret-key", "table-pin", "sessions.db", "host-sessions"):
         assert stat.S_IMODE((tmp / "data" / name).stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp / "data").stat().st_mode) == 0o700
     assert (tmp / "data" / "table-pin").read_text() == "13579"
 
 
