@@ -115,6 +115,11 @@ class TableController(ResumeMixin, ButtonsMixin):
                 "layout": self._layout_json(),
             }
 
+    def games(self) -> list[dict]:
+        """The games this table can start (name, title, scoring, setup spec), for the start screen."""
+        catalogue = getattr(self._game, "catalogue", None)
+        return catalogue() if catalogue is not None else []
+
     def subscribe(self) -> tuple[Subscription, dict]:
         """A new subscription and the full snapshot it starts from (taken atomically)."""
         with self._lock:
