@@ -35,7 +35,9 @@ def test_the_state_carries_legal_to_move_next_and_outcome(host):
 def test_an_unknown_game_is_a_clear_400(host):
     resp = host.post("/api/game", json={"game": "chess", "players": ["A", "B"]})
     assert resp.status_code == 400
-    assert "unknown game 'chess'; known games: dingo-disc" in resp.get_json()["error"]
+    from companion.games import GAMES
+
+    assert f"unknown game 'chess'; known games: {', '.join(sorted(GAMES))}" in resp.get_json()["error"]
 
 
 def test_game_views_are_served_from_their_directories_only(controller, tmp_path):
