@@ -18,6 +18,7 @@ from companion import __version__
 COMMAND_MODULES = (
     "run",
     "hub",
+    "games",
     "play",
     "simulate",
     "replay",
