@@ -26,10 +26,11 @@ from companion.games.base import (
 
 def games_registry() -> Mapping[str, GameRules]:
     """Build the read-only registry ``{name: rules}`` of every available game."""
+    from companion.games.dingo_cards import DingoCardsRules
     from companion.games.dingo_disc import DingoDiscRules
 
-    rules = DingoDiscRules()
-    return MappingProxyType({rules.name: rules})
+    games: list[GameRules] = [DingoDiscRules(), DingoCardsRules()]
+    return MappingProxyType({g.name: g for g in games})
 
 
 GAMES: Mapping[str, GameRules] = games_registry()
