@@ -50,10 +50,12 @@ def rabbit(r: str) -> str:
     return "D" + r
 
 
+_NAMES = {c: f"{SUIT_NAMES[c[0]]} {RANK_NAMES.get(c[1:], c[1:])}" for c in ALL_CARDS}
+
+
 def card_name(card: str) -> str:
     """``"H7"`` -> ``"heart 7"``, ``"SQ"`` -> ``"spade queen"``, ``"DA"`` -> ``"diamond ace"``."""
-    r = rank(card)
-    return f"{SUIT_NAMES[suit(card)]} {RANK_NAMES.get(r, r)}"
+    return _NAMES[card]
 
 
 def point_value(card: str) -> int:
