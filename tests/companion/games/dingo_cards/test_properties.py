@@ -138,13 +138,39 @@ def test_legal_actions_are_exactly_what_apply_accepts(options, seed):
         assert all(getattr(a, "seat", None) in seats for a in legal if not isinstance(a, FourAces))
 
 
-def test_a_few_hundred_random_games_finish_with_consistent_scores():
-    finished = 0
-    for seed in range(300):
+def _cases(before: State, action, after: State) -> list[str]:
+    """The scoring cases one entry triggered (to check that random play reaches all of them)."""
+    cases = []
+    if isinstance(action, NoHeart):
+        cases.append("no heart")
+    if isinstance(action, FourAces):
+        cases.append("four aces")
+    if isinstance(action, ShowDiamondAce):
+        cases.append("diamond ace shown")
+    if isinstance(action, Play) and "DA" in action.cards:
+        cases.append("diamond ace played")
+    if isinstance(action, Play) and before.phase == "hunt" and len(action.cards) == 2:
+        cases.append("one player both wolves")
+    if before.phase == "hunt" and after.rank != before.rank and not isinstance(action, NoHeart):
+        played = len(before.table) + (len(action.cards) if isinstance(action, Play) else 0) - 1
+        cases.append(("no wolf", "one wolf", "two wolves")[played])
+    if before.deal_open and not after.deal_open and before.four_aces is None:
+        heart_ace_alone = any("HA" in p for p in after.penalties)
+        cases.append("heart ace alone" if heart_ace_alone else "aces score")
+    return cases
+
+
+def test_a_few_hundred_random_games_finish_and_reach_every_scoring_case():
+    seen: dict[str, int] = {}
+    for seed in range(200):
         options = {o.name: random.Random(seed * 31 + i).choice(o.choices) for i, o in enumerate(OPTIONS)}
         options["deals"] = 1
-        _, states = play_game(options, seed)
+        log, states = play_game(options, seed)
         final = states[-1]
         assert final.phase == "over" and invariants(final) == []
-        finished += 1
-    assert finished == 300
+        for before, entry, after in zip(states, log[1:], states[1:], strict=False):
+            for case in _cases(before, action_from_json(entry), after):
+                seen[case] = seen.get(case, 0) + 1
+    print(dict(sorted(seen.items())))
+    assert set(seen) == {"no heart", "four aces", "diamond ace shown", "diamond ace played", "no wolf",
+                         "one wolf", "two wolves", "one player both wolves", "heart ace alone", "aces score"}
