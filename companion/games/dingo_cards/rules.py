@@ -24,7 +24,7 @@ from companion.games.dingo_cards.actions import (
     Play,
     ShowDiamondAce,
 )
-from companion.games.dingo_cards.cards import ACES, STACK, card_name, rank
+from companion.games.dingo_cards.cards import ACES, ALL_CARDS, STACK, card_name, rank
 from companion.games.dingo_cards.options import DEFAULTS, OPTION_BY_NAME, PLAYERS
 from companion.games.dingo_cards.state import State
 
@@ -184,4 +184,7 @@ def apply(s: State, a: Action) -> State:
 
         illegal(a, "wrong-phase", f"not possible now; next: {describe_next(s)}")
     _check_seat(s, a)
+    for card in getattr(a, "cards", ()) + ((a.card,) if isinstance(a, Discard) else ()):
+        if card not in ALL_CARDS:
+            illegal(a, "bad-card", f"not a card: {card!r} (cards are like 'H7', 'C10', 'SQ', 'DA')")
     return handler(s, a)  # type: ignore[operator]

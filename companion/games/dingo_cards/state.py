@@ -108,8 +108,8 @@ class State:
             "discard_top": self.discards[-1] if self.discards else None,
             "current_scores": list(self.current_scores), "totals": list(self.totals),
             "deal_open": self.deal_open,
-            "running_totals": [t + (c if self.deal_open else 0) for t, c in zip(self.totals, self.current_scores,
-                                                                                 strict=True)],
+            "running_totals": [t + (c if self.deal_open else 0)
+                               for t, c in zip(self.totals, self.current_scores, strict=True)],
         }
         return out
 

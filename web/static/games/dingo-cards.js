@@ -87,7 +87,7 @@
     if (!state.discards.length) h("span", "dc-card dc-big dc-none", "·", right);
     else if (!all) card(state.discard_top, "big", right);
     else { const row = h("div", "dc-discard-all", null, right); for (const c of state.discards) card(c, "mini", row); }
-    h("div", "dc-caption", state.discards.length + " cards", right);
+    h("div", "dc-caption", state.discards.length + (state.discards.length === 1 ? " card" : " cards"), right);
     if (state.table.length) {
       const table = h("div", "dc-table", null, el);
       h("span", "dc-caption", "On the table:", table);
