@@ -163,12 +163,14 @@
     if (ui.seat === null) return;
     const grid = h("div", "dc-group", null, el);
     h("div", "dc-group-name", state.players[ui.seat] + " discards (never an ace):", grid);
+    // a fixed grid (cards already seen are greyed out) so a card never moves under the finger
+    const ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
     for (const suit of ["H", "C", "S"]) {
       const line = h("div", "dc-grid", null, grid);
-      for (const l of legal) {
-        const a = l.action;
-        if (a.type !== "discard" || a.seat !== ui.seat || a.card[0] !== suit) continue;
-        const b = button(cardText(a.card), a, ctx, RED[suit] ? "dc-red" : "dc-black", line);
+      for (const r of ranks) {
+        const l = legal.find(x => x.action.type === "discard" && x.action.seat === ui.seat && x.action.card === suit + r);
+        if (!l) { const gone = h("button", "dc-btn dc-gone", cardText(suit + r), line); gone.disabled = true; continue; }
+        const b = button(cardText(l.action.card), l.action, ctx, RED[suit] ? "dc-red" : "dc-black", line);
         b.setAttribute("aria-label", l.label);
       }
     }
