@@ -16,7 +16,7 @@ from companion.games.dingo_cards.actions import (
     Play,
     ShowDiamondAce,
 )
-from companion.games.dingo_cards.cards import card_name, heart, point_value
+from companion.games.dingo_cards.cards import RANK_NAMES, card_name, heart, point_value
 from companion.games.dingo_cards.hunts import heart_discarded, open_cards
 from companion.games.dingo_cards.options import PLAYERS
 from companion.games.dingo_cards.rules import (
@@ -74,14 +74,14 @@ def describe_action(s: State, a: Any) -> str:
         top = card_name(s.stack[0]) if s.stack else "rabbit"
         text = f"Nobody has the heart: {n[a.seat]} discards the {top}."
     elif isinstance(a, ShowDiamondAce):
-        text = f"{n[a.seat]} shows the unplayed diamond ace: 3 points of penalty."
+        text = f"{n[a.seat]} shows the unplayed diamond ace."
     else:
         return f"{type(a).__name__}"
     try:
         after = apply(s, a)
     except IllegalAction as err:
         return f"{text} Not allowed: {err.reason}."
-    gains = _gains(s, after) if not isinstance(a, FourAces | ShowDiamondAce) else ""
+    gains = _gains(s, after) if not isinstance(a, FourAces) else ""
     if gains:
         text += f" {gains}."
     if s.deal_open and not after.deal_open:
@@ -104,7 +104,8 @@ def describe_next(s: State) -> str:
         totals = s.totals
         best = max(totals)
         winners = [i for i in range(PLAYERS) if totals[i] == best]
-        return f"Game over after {len(s.deal_scores)} deals: {_names(s, winners)} " \
+        deals = len(s.deal_scores)
+        return f"Game over after {deals} deal{'s' if deals > 1 else ''}: {_names(s, winners)} " \
                f"{'wins' if len(winners) == 1 else 'share the win'} with {best} points."
     assert s.dealer is not None
     d = n[s.dealer]
@@ -133,10 +134,12 @@ def describe_next(s: State) -> str:
         if s.phase == "aces":
             return f"{d} announces the ace hunt. Whoever holds the heart ace must play it."
         top = card_name(s.stack[0])
+        said = RANK_NAMES.get(s.rank, s.rank)
         if heart_discarded(s):
-            return f"{d} announces {s.rank} (the {top}). The {card_name(h)} was discarded: nobody plays; " \
+            return f"{d} announces {said} (the {top}). The {card_name(h)} was discarded: nobody plays; " \
                    f"{d} puts the {top} on the discard pile."
-        return f"{d} announces {s.rank}: the {top} ({point_value(s.stack[0])} pt) is hunted. " \
+        value = point_value(s.stack[0])
+        return f"{d} announces {said}: the {top} ({value} point{'s' if value > 1 else ''}) is hunted. " \
                f"Whoever holds the {card_name(h)} must play it."
     seat = s.lap[0]
     options = " or ".join(f"the {card_name(c)}" for c in open_cards(s))
