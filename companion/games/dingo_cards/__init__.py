@@ -91,7 +91,7 @@ class DingoCardsRules:
             {"type": "new_game", "game": self.name, "players": names, "options": {
                 "deals": 2, "lone_wolf_card": "heart-player", "heart_without_wolf": "discards",
                 "double_wolf": "not-allowed", "heart_ace_player_diamond": "may", "four_aces": "dealt",
-                "right_exchange": "together", "discards_shown": "all"}},
+                "right_exchange": "together", "discards_shown": "all", "wolf_order": "any-order"}},
             {"type": "new_game", "game": self.name, "players": names, "options": {
                 "deals": 1, "lone_wolf_card": "discards", "heart_without_wolf": "penalty"}},
             {"type": "new_game", "game": self.name, "players": names, "options": {}},

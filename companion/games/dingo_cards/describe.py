@@ -17,7 +17,7 @@ from companion.games.dingo_cards.actions import (
     ShowDiamondAce,
 )
 from companion.games.dingo_cards.cards import RANK_NAMES, card_name, heart, point_value
-from companion.games.dingo_cards.hunts import heart_discarded, open_cards
+from companion.games.dingo_cards.hunts import acting, heart_discarded, open_cards
 from companion.games.dingo_cards.options import PLAYERS
 from companion.games.dingo_cards.rules import (
     EXCHANGES,
@@ -141,9 +141,8 @@ def describe_next(s: State) -> str:
         value = point_value(s.stack[0])
         return f"{d} announces {said}: the {top} ({value} point{'s' if value > 1 else ''}) is hunted. " \
                f"Whoever holds the {card_name(h)} must play it."
-    seat = s.lap[0]
+    who = _names(s, acting(s))
+    free = " (in any order)" if len(acting(s)) > 1 else ""
     options = " or ".join(f"the {card_name(c)}" for c in open_cards(s))
-    if s.phase == "aces":
-        extra = " (the diamond ace once both black aces are out)"
-        return f"{n[seat]}: play {options}{extra}, or pass."
-    return f"{n[seat]}: play {options}, or pass."
+    extra = " (the diamond ace once both black aces are out)" if s.phase == "aces" else ""
+    return f"{who}: play {options}{extra}, or pass{free}."

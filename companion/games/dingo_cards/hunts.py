@@ -118,9 +118,17 @@ def _play_heart(s: State, a: Play) -> State:
                              hands=minus(s.hands, a.seat, 1)))
 
 
+def acting(s: State) -> tuple[int, ...]:
+    """The seats that may play or pass now after the heart: the next one clockwise, or (setting
+    ``wolf_order: any-order``) every player who has not had their turn and still holds cards."""
+    if s.option("wolf_order") == "any-order":
+        return tuple(i for i in s.lap if s.hands[i] > 0)
+    return s.lap[:1]
+
+
 def _turn_check(s: State, a: Action) -> None:
     seat = a.seat  # type: ignore[attr-defined]
-    if s.lap and seat == s.lap[0]:
+    if seat in acting(s):
         return
     if seat == s.heart_seat:
         if s.phase == "hunt":
@@ -131,7 +139,7 @@ def _turn_check(s: State, a: Action) -> None:
     if seat not in s.lap:
         illegal(a, "one-turn-each", f"{s.names[seat]} has had their turn in this hunt")
     illegal(a, "clockwise-from-the-heart", f"{s.names[s.lap[0]]} plays or passes first "
-            "(clockwise from the heart's player)")
+            "(clockwise from the heart's player; setting wolf_order)")
 
 
 def _play_in_turn(s: State, a: Play) -> State:
@@ -168,7 +176,8 @@ def _play_in_turn(s: State, a: Play) -> State:
         check_in_a_hand(s, a, c)
     _check_hand(s, a, a.seat, len(cards))
     table = s.table + tuple((a.seat, c) for c in cards)
-    return _advance(s.evolve(table=table, lap=s.lap[1:], hands=minus(s.hands, a.seat, len(cards))))
+    lap = tuple(i for i in s.lap if i != a.seat)
+    return _advance(s.evolve(table=table, lap=lap, hands=minus(s.hands, a.seat, len(cards))))
 
 
 def pass_turn(s: State, a: Pass) -> State:
@@ -179,14 +188,12 @@ def pass_turn(s: State, a: Pass) -> State:
                     "the rabbit")
         illegal(a, "heart-must-be-played", f"whoever holds the {card_name(heart(s.rank))} must play it")
     _turn_check(s, a)
-    return _advance(s.evolve(lap=s.lap[1:]))
+    return _advance(s.evolve(lap=tuple(i for i in s.lap if i != a.seat)))
 
 
 def _advance(s: State) -> State:
     """Skip players with empty hands; end the lap when nobody is left or nothing can still be played."""
-    lap = s.lap
-    while lap and s.hands[lap[0]] == 0:
-        lap = lap[1:]
+    lap = tuple(i for i in s.lap if s.hands[i] > 0)
     if lap and open_cards(s):
         return s.evolve(lap=lap)
     s = s.evolve(lap=())

@@ -19,7 +19,7 @@ from companion.games.dingo_cards.actions import (
     ShowDiamondAce,
 )
 from companion.games.dingo_cards.cards import BLACK_ACES, DIAMOND_ACE, card_name, heart, rank
-from companion.games.dingo_cards.hunts import heart_discarded, open_cards
+from companion.games.dingo_cards.hunts import acting, heart_discarded, open_cards
 from companion.games.dingo_cards.options import PLAYERS
 from companion.games.dingo_cards.rules import exchange_givers, exchange_target, four_aces_open
 from companion.games.dingo_cards.state import State
@@ -74,10 +74,11 @@ def legal_actions(s: State) -> list[LegalAction]:
             return [_la(NoHeart(seat=s.dealer), f"{card_name(s.stack[0])} to the discards")]
         h = heart(s.rank)
         return [_la(Play(seat=i, cards=(h,)), f"{n[i]}: {card_name(h)}") for i in _holding(s)]
-    seat = s.lap[0]
-    plays = _plays_in_turn(s, seat)
-    return [_la(Play(seat=seat, cards=p), f"{n[seat]}: {_cards_label(p)}") for p in plays] + [
-        _la(Pass(seat=seat), f"{n[seat]}: pass")]
+    for seat in acting(s):
+        plays = _plays_in_turn(s, seat)
+        out += [_la(Play(seat=seat, cards=p), f"{n[seat]}: {_cards_label(p)}") for p in plays]
+        out.append(_la(Pass(seat=seat), f"{n[seat]}: pass"))
+    return out
 
 
 def _plays_in_turn(s: State, seat: int) -> list[tuple[str, ...]]:
@@ -118,4 +119,4 @@ def to_move(s: State) -> ToMove:
         return ToMove(_holding(s))
     if s.heart_seat is None:
         return ToMove((s.dealer,) if heart_discarded(s) else _holding(s))
-    return ToMove((s.lap[0],))
+    return ToMove(acting(s))

@@ -20,6 +20,8 @@ OPTIONS: tuple[SetupOption, ...] = (
                 "No wolf played: where the heart goes (its player takes the rabbit as a penalty)."),
     SetupOption("double_wolf", "scores-as-two", ("scores-as-two", "not-allowed"),
                 "One player plays both wolves of a rank: scored like two wolves, or not allowed."),
+    SetupOption("wolf_order", "clockwise", ("clockwise", "any-order"),
+                "After the heart: the others play or pass clockwise from its player, or in any order."),
     SetupOption("heart_ace_player_diamond", "may-not", ("may-not", "may"),
                 "May the player of the heart ace also play the diamond ace (never the black aces)."),
     SetupOption("four_aces", "any-time", ("any-time", "dealt"),

@@ -493,3 +493,18 @@ def test_tied_totals_share_the_win(h):
     s = h.new({"deals": 1}).evolve(phase="over", deal_scores=((5, 5, 1, 0),))
     result = outcome(s)
     assert result is not None and result.winners == (ANA, BEN) and result.ranking == ((0, 1), (2,), (3,))
+
+
+def test_in_any_order_the_others_play_or_pass_as_they_come_and_the_first_put_down_is_the_first_wolf(h):
+    s = apply(h.to_rank(h.hunts({"wolf_order": "any-order"}), "10"), Play(seat=CLEO, cards=("H10",)))
+    assert set(to_move(s).seats) == {DEV, ANA, BEN}
+    assert "(in any order)" in describe_next(s)
+    refused(s, Play(seat=CLEO, cards=("C10",)), "heart-player-plays-no-wolf")
+    s = apply(s, Play(seat=BEN, cards=("C10",)))  # Ben before Dev and Ana
+    refused(s, Pass(seat=BEN), "one-turn-each")
+    s = apply(s, Pass(seat=DEV))
+    before = s
+    s = apply(s, Play(seat=ANA, cards=("S10",)))
+    assert s.rank == "J"
+    assert s.points[CLEO][-2:] == ("H10", "C10") and s.points[ANA][-2:] == ("S10", "D10")
+    assert s.points[BEN] == before.points[BEN]
