@@ -153,3 +153,35 @@ def test_the_view_shows_piles_totals_and_the_top_discard_only(page):
     assert "16 cards" in discards.lower()
     shot(page, "piles")
     assert fits(page)
+
+
+def test_the_view_shows_the_ace_hunt_and_the_end_of_the_game(page):
+    s = RULES.initial_state({**RULES.example_setups()[0], "options": {"deals": 1}})
+    s = RULES.apply(s, RULES.legal_actions(s)[0].action)
+    s = RULES.apply(s, RULES.legal_actions(s)[0].action)
+    cards = [c + r for r in "23456789" for c in "CS"]
+    for r in range(4):
+        for seat in range(4):
+            s = RULES.apply(s, Discard(seat=seat, card=cards[4 * r + seat]))
+        while s.phase == "exchange":
+            s = RULES.apply(s, RULES.legal_actions(s)[0].action)
+    for k, r in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]):
+        s = RULES.apply(s, Play(seat=k % 4, cards=("H" + r,)))
+        while s.phase == "hunt" and s.rank == r:
+            s = RULES.apply(s, Pass(seat=s.lap[0]))
+    assert s.phase == "aces"
+    s = RULES.apply(s, Play(seat=0, cards=("HA",)))
+    show(page, s)
+    text = page.inner_text("#view")
+    assert "ACE HUNT" in text.upper() and "Ben: play the club ace or the spade ace" in text
+    assert page.locator("button[aria-label='Ben: club ace + spade ace + diamond ace']").count() == 1
+    shot(page, "aces")
+    assert fits(page)
+    s = press(page, s, "Ben: club ace + spade ace + diamond ace")
+    assert s.phase == "over"
+    show(page, s)
+    text = page.inner_text("#view")
+    assert "Game over after 1 deal" in text and "Ben wins" in text
+    assert page.locator(".dc-history").count() == 1
+    shot(page, "over")
+    assert fits(page)

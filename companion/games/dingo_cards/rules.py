@@ -53,7 +53,7 @@ def initial_state(setup: NewGame) -> State:
         spec = OPTION_BY_NAME.get(key)
         if spec is None:
             illegal(setup, "setup-option", f"unknown option {key!r} (options: {', '.join(DEFAULTS)})")
-        if value not in spec.choices or isinstance(value, bool) != isinstance(spec.default, bool):
+        if type(value) is not type(spec.default) or value not in spec.choices:
             allowed = ", ".join(str(c) for c in spec.choices)
             illegal(setup, "setup-option", f"option {key} must be one of {allowed}, got {value!r}")
         opts[key] = value
