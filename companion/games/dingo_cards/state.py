@@ -169,6 +169,8 @@ def state_from_json(data: Any) -> State:
     scores = data.get("deal_scores")
     if not isinstance(scores, list):
         raise StateFormatError(f"deal_scores must be a list, got {scores!r}")
+    if len(data.get("hands") or []) != PLAYERS:
+        raise StateFormatError(f"hands must hold {PLAYERS} hand sizes, got {data.get('hands')!r}")
     state = State(
         names=tuple(names), options=tuple(sorted(opts.items())), phase=phase,
         dealer=_seat_or_none(data.get("dealer"), "dealer"),
