@@ -25,6 +25,7 @@ from companion.games.dingo_cards.rules import (
     exchange_givers,
     exchange_order,
     exchange_target,
+    four_aces_open,
 )
 from companion.games.dingo_cards.state import State
 
@@ -114,7 +115,8 @@ def describe_next(s: State) -> str:
                 "face up in order with the 2 on top; shuffle the other 40 cards and deal 10 to each player.")
     if s.phase == "discard":
         left = [i for i in range(PLAYERS) if i not in s.done]
-        return (f"Discard {s.round} of 4: {_names(s, left)}, discard one card face up (never an ace).")
+        aces = " Anyone holding all four aces shows them now." if four_aces_open(s) else ""
+        return f"Discard {s.round} of 4: {_names(s, left)}, discard one card face up (never an ace).{aces}"
     if s.phase == "exchange":
         direction = EXCHANGES[s.round]
         head = f"Exchange {s.round} of 3, {_EXCHANGE_WORDS[direction]}: "
