@@ -180,6 +180,7 @@
     const legal = state.legal || [];
     const box = h("div", "dc-entries", null, el);
     if (state.next) h("div", "dc-next", state.next, box);
+    if (ctx.host === false) return;  // players without the host PIN look, the host enters
     const rare = legal.filter(l => l.action.type === "four_aces");
     const main = legal.filter(l => l.action.type !== "four_aces");
     if (state.phase === "discard") discardGrid(state, main, box, ctx);
@@ -235,5 +236,7 @@
   }
 
   window.DingoViews = window.DingoViews || {};
-  window.DingoViews["dingo-cards"] = { render };
+  // ownButtons: this view offers every legal action itself (grouped by player, a card grid for the
+  // discards), so the page's flat list of legal buttons is hidden while it is shown (see the .css).
+  window.DingoViews["dingo-cards"] = { render, ownButtons: true };
 })();
