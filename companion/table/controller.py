@@ -392,10 +392,7 @@ class TableController(ResumeMixin, ButtonsMixin):
     def _describe(self, action: dict, applied: bool = True) -> str:
         players = self._game.state_json(self._match).get("players") or []
         names = [str(p.get("name", "?")) if isinstance(p, dict) else str(p) for p in players]
-        try:
-            return self._game.describe(action, names, match=self._match, applied=applied)
-        except TypeError:  # an adapter with the older describe(action, names)
-            return self._game.describe(action, names)
+        return self._game.describe(action, names, match=self._match, applied=applied)
 
     def _layout_json(self) -> dict | None:
         layout = getattr(self._header, "layout", None)

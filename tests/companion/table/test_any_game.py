@@ -102,3 +102,28 @@ def test_the_panel_confirm_does_the_one_thing_to_do(games):
     c.apply({"type": "step", "by": 1})
     c.press_button("roll")  # the coin
     assert c.message()["state"]["phase"] in ("step", "over")
+
+
+def test_history_pages_and_statistics_name_the_game(tmp_path, games):
+    from companion.session.stats import compute_stats
+    from web.app import create_app
+    from web.security import Guard
+
+    store = SessionStore(tmp_path)
+    c = TableController(ModuleGame(games), store=store, rng=random.Random(2))
+    c.new_game({"game": "tiny-race", "players": ["Ann", "Bob"]})
+    play_out(c)
+    c.new_game({"game": "dingo-disc", "players": ["Anna", "Ben"]})  # left unfinished
+    st = compute_stats(store)
+    assert st.games == {"Tiny race": 1} and st.finished == 1 and st.tips_per_game == []
+    app = create_app(c, secret_key=b"s" * 32, guard=Guard(pin="1", allowed_hosts={"localhost"}),
+                     session_store=store)
+    client = app.test_client()
+    listing = client.get("/sessions/").get_data(as_text=True)
+    assert "Tiny race" in listing and "Dingo Disc" in listing
+    sid = store.list_sessions(status="finished")[0].id
+    page = client.get(f"/sessions/{sid}").get_data(as_text=True)
+    final = store.session(sid).outcome["scores"]
+    assert f"Ann {int(final[0])} · Bob {int(final[1])}" in page
+    assert "Tiny race: 1" in client.get("/sessions/stats").get_data(as_text=True)
+    store.close()
