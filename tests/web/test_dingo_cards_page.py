@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +25,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
 PIN = "2468"
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 pytestmark = [
     pytest.mark.browser,
@@ -88,6 +90,8 @@ def test_the_host_plays_the_card_game_with_the_views_buttons(table, browser):
     state = controller.message()["state"]
     assert state["game"] == "dingo-cards" and state["options"]["deals"] == 2
     assert state["discards"] == ["SQ"] and state["dealer"] == 2 and state["hands"] == [10, 10, 10, 9]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "dingo-cards-page.png"), full_page=True)
 
     # a second tablet without the PIN sees the game, not the entry buttons
     other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()

@@ -11,6 +11,7 @@ from companion.games.dingo_cards.actions import (
     Exchange,
     FirstDealer,
     FourAces,
+    NewGame,
     NoHeart,
     Pass,
     Play,
@@ -76,6 +77,9 @@ def describe_action(s: State, a: Any) -> str:
         text = f"Nobody has the heart: {n[a.seat]} discards the {top}."
     elif isinstance(a, ShowDiamondAce):
         text = f"{n[a.seat]} shows the unplayed diamond ace."
+    elif isinstance(a, NewGame):
+        deals = dict(a.options).get("deals", s.option("deals"))
+        return f"New Dingo card game: {', '.join(a.players)}; {deals} deal{'s' if deals != 1 else ''}."
     else:
         return f"{type(a).__name__}"
     try:

@@ -93,3 +93,9 @@ def test_messages_name_the_card_and_the_player(h):
     text = describe_action(t, Play(seat=ANA, cards=("S10",)))
     assert text == ("Ana played the spade 10. Ana scores the spade 10 and the diamond 10; "
                     "Cleo scores the heart 10 and the club 10.")
+
+
+def test_the_new_game_entry_is_described(h):
+    setup = RULES.example_setups()[1]
+    s = RULES.initial_state(setup)
+    assert RULES.describe_action(s, setup) == "New Dingo card game: Ana, Ben, Cleo, Dev; 2 deals."
