@@ -27,10 +27,12 @@ from companion.games.base import (
 
 def games_registry() -> Mapping[str, GameModule]:
     """Build the read-only registry ``{name: rules}`` of every available game."""
+    from companion.games.dingo_cards import DingoCardsRules
     from companion.games.dingo_disc import DINGO_DISC
 
     modules: list[GameModule] = [
         DINGO_DISC,
+        DingoCardsRules(),
     ]
     return MappingProxyType({m.name: m for m in modules})
 
