@@ -49,9 +49,9 @@ def start_companion(tmp_path: Path) -> tuple[subprocess.Popen, str, str, Path]:
     while time.monotonic() < deadline:
         text = log.read_text()
         url = re.search(r"(http://127\.0\.0\.1:\d+/)", text)
-        pin = re.search(r"PIN[^:]*: (\d+)", text)
-        if url and pin:
-            return proc, url.group(1), pin.group(1), log
+        pin_file = tmp_path / "data" / "table-pin"  # not printed off a terminal: read where run says
+        if url and pin_file.exists() and pin_file.read_text().strip():
+            return proc, url.group(1), pin_file.read_text().strip(), log
         if proc.poll() is not None:
             break
         time.sleep(0.1)
