@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold
 from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
 from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
@@ -25,12 +26,12 @@ PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, p
 LEVEL_FRACTION = 0.4  # level again: the moment within this share of the tilt excursion ...
 LEVEL_MIN_GMM = 150.0  # ... or this much of where the remaining pawns put it
 LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slide-off or a removal
-LOSS_HOLD_MS = 8000.0  # a larger loss without a tip is a hand lifting unless it lasts this long
-HAND_WITH_LOSS_MS = 450.0  # a sustained press this long next to a loss is a hand (a pinch is shorter)
+HAND_WITH_LOSS_MS = 1200.0  # a sustained press this long next to a loss is a hand (pinches last up to ~1 s)
 SET_LEVEL_FROM_MS = 50.0  # sample spacing from which a level disc after lying over settles at once
 SET_DOWN_FRACTION = 0.75  # a disc lying over moved back this far: set level (see ``_judge_tip``)
 RETURN_MS = 40.0  # after a tip, a hand-like run has come back once the force stays back this long
 PRESS_APART_MS = 250.0  # presses this far apart set down different pawns
+STEADY_FRAC = 0.1  # a press sample is steady when the force moved less than this share since the last
 PRESS_MIN_MS = 60.0  # ... and a press lasts this long (a knocked table swings for less)
 LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over: its tilt excursion reached this many tip thresholds
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
@@ -93,6 +94,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.cur_ep: list | None = None
         self.stairs = Staircase(0.45 * self.masses["small"], self.dt)
         self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
+        self.dec_cache: tuple[int, object] | None = None  # (loss key, reading) of the still level
 
     def zero_tol_g(self, pipe: Pipeline) -> float:
         """Largest net force change that still counts as 'no change' (below half a small pawn)."""
@@ -170,15 +172,25 @@ class SegmentJudge(FallReader, PlacementReader):
         ep = self.cur_ep
         if d >= self.press_min_g:
             if ep is None:
-                ep = self.cur_ep = [0.0, 0.0, 0.0, 0]
+                ep = self.cur_ep = [0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, None]
+            ex, ey = x - self.base[1], y - self.base[2]
             ep[0] += d
-            ep[1] += x - self.base[1]
-            ep[2] += y - self.base[2]
+            ep[1] += ex
+            ep[2] += ey
             ep[3] += 1
+            prev = ep[7]
+            if prev is not None and abs(d - prev) <= STEADY_FRAC * d + 1.0:
+                # the cells convert at different instants (up to a sample period apart) and
+                # average over their conversion: while the force changes fast their sum is no
+                # load at one point, so the press point is read from the steady samples
+                ep[4] += d
+                ep[5] += ex
+                ep[6] += ey
+            ep[7] = d
             return
         if ep is not None:
             self.cur_ep = None
-            w, ex, ey, n = ep
+            w, ex, ey, n, sw, sx, sy, _ = ep
             strike = n * self.dt <= self.s.strike_ms and \
                 math.hypot(ex, ey) / w >= self.s.strike_rim_frac * self.layout.radius_mm
             if not strike and n * self.dt >= PRESS_MIN_MS:
@@ -188,6 +200,8 @@ class SegmentJudge(FallReader, PlacementReader):
                 self.press_end_n = self.n_seen
             if not strike and w > self.press_w:
                 self.press_w, self.press_x, self.press_y = w, ex, ey
+                if sw >= 0.3 * w:
+                    self.press_x, self.press_y = sx * w / sw, sy * w / sw  # the steady point
                 self.post_press = []
         if self.press_w > 0 and len(self.post_press) < 64:
             self.post_press.append(d)
@@ -309,7 +323,13 @@ class SegmentJudge(FallReader, PlacementReader):
 
     def _judge(self, pipe: Pipeline, t: int, level: tuple[float, float, float],
                t_still: int) -> list[dict] | None:
-        d_f = level[0] - self._drifted(t)[0]
+        base = self._drifted(t)
+        d_f = level[0] - base[0]
+        change = (d_f, level[1] - base[1], level[2] - base[2])
+        if pipe.held is not None:
+            back = held_came_back(self, pipe, t, t_still, level, change)
+            if back is not None:
+                return back
         if not self.positional:
             tip = mass_only_tip(self, pipe, t, level, d_f)
         else:  # more than one pawn gone after a pawn was set down: a tip the tip tests missed
@@ -324,23 +344,35 @@ class SegmentJudge(FallReader, PlacementReader):
             self.cand, self.cand_kind = (level, len(pipe.window(pipe.still_n)[0])), "placed"  # type: ignore[index]
             return self._maybe_finish(pipe, t)
         held = t - (self.still_since or t)
+        dec = None
         if d_f < 0:
             if self._base_pickup(pipe, -d_f, None) is not None:
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = False
                 return self._maybe_finish(pipe, t)
-            dec = self._decompose(pipe, -d_f, None)
+            dec = self._cached_decompose(pipe, -d_f)
             if dec is not None and self._plausible_loss(pipe, -d_f, sum(dec.counts.values()), held):
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = sum(dec.counts.values()) > LONE_LOSS_PAWNS
                 return self._maybe_finish(pipe, t)
-        # an unexplained still level: a hand resting on the disc (or lifting it), or a slow change
-        limit = self.s.hand_max_hold_ms if abs(d_f) >= self.s.hand_min_g else 2000.0
-        if held >= limit:
+        # never deaf: a still level no pawn event explains is explained within a second
+        # (explain.py): pawns gone with a tip missed at its start, or a hand holding the disc
+        if held >= DECIDE_MS and (abs(d_f) >= self.s.hand_min_g or (d_f < 0 and dec is not None)):
+            return explain_loss(self, pipe, t, level, change) if d_f < 0 else hold(self, pipe, level, change)
+        # a small unexplained level: a slow change, or a pawn that fits no size well
+        if held >= 2000.0:
             events = self._unexplained(pipe, t, t_still, level)
             pipe.end_segment(level)
             return events
         return None
+
+    def _cached_decompose(self, pipe: Pipeline, lost: float):  # noqa: ANN202
+        """``_decompose`` of a loss without its moment, once per level (a still level is judged
+        on every sample until it is explained: the reading is not re-run for each)."""
+        key = round(lost / 0.05)
+        if self.dec_cache is None or self.dec_cache[0] != key:
+            self.dec_cache = (key, self._decompose(pipe, lost, None))
+        return self.dec_cache[1]
 
     def _unexplained(self, pipe: Pipeline, t: int, t_still: int,
                      level: tuple[float, float, float]) -> list[dict]:
@@ -369,7 +401,7 @@ class SegmentJudge(FallReader, PlacementReader):
         on_disc = sum(p.mass_g for p in pipe.pawns) + sum(p.mass_g for p in pipe.base_pawns)
         if lost > 1.1 * on_disc + max(self.s.pawn_tol_min_g, 0.5 * self.masses["small"]):
             return False
-        return count <= LONE_LOSS_PAWNS or held >= LOSS_HOLD_MS
+        return count <= LONE_LOSS_PAWNS
 
     def _maybe_finish(self, pipe: Pipeline, t: int) -> list[dict] | None:
         if self.cand is not None and self.cand[1] >= self.level_n:
