@@ -74,13 +74,14 @@ def missed_tip_reading(judge: SegmentJudge, pipe: Pipeline, lost: float,
 
 
 def explain_loss(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float],
-                 change: tuple[float, float, float]) -> list[dict]:
+                 change: tuple[float, float, float]) -> list[dict] | None:
     """A still loss no pawn reading explained: a tip missed at its start (its pawns fit the mass
-    and the moment lost), else a hand holding the disc (``hold``)."""
+    and the moment lost), else a hand holding the disc (``hold``) when it is a hand's force;
+    None for a lighter loss that no missed tip explains (the caller reads it as one pawn)."""
     lost, moment = -change[0], (-change[1], -change[2])
     dec = missed_tip_reading(judge, pipe, lost, moment)
     if dec is None:
-        return hold(judge, pipe, level, change)
+        return hold(judge, pipe, level, change) if lost >= judge.s.hand_min_g else None
     for p in dec.pawns:
         pipe.pawns.remove(p)
     events = [{"event": "tipped", "t_ms": t, "late": True},

@@ -31,7 +31,6 @@ SET_LEVEL_FROM_MS = 50.0  # sample spacing from which a level disc after lying o
 SET_DOWN_FRACTION = 0.75  # a disc lying over moved back this far: set level (see ``_judge_tip``)
 RETURN_MS = 40.0  # after a tip, a hand-like run has come back once the force stays back this long
 PRESS_APART_MS = 250.0  # presses this far apart set down different pawns
-STEADY_FRAC = 0.1  # a press sample is steady when the force moved less than this share since the last
 PRESS_MIN_MS = 60.0  # ... and a press lasts this long (a knocked table swings for less)
 LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over: its tilt excursion reached this many tip thresholds
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
@@ -94,7 +93,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.cur_ep: list | None = None
         self.stairs = Staircase(0.45 * self.masses["small"], self.dt)
         self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
-        self.dec_cache: tuple[int, object] | None = None  # (loss key, reading) of the still level
+        self.dec_memo: dict = {}  # readings of losses already decomposed in this segment (fallwatch)
 
     def zero_tol_g(self, pipe: Pipeline) -> float:
         """Largest net force change that still counts as 'no change' (below half a small pawn)."""
@@ -172,25 +171,15 @@ class SegmentJudge(FallReader, PlacementReader):
         ep = self.cur_ep
         if d >= self.press_min_g:
             if ep is None:
-                ep = self.cur_ep = [0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, None]
-            ex, ey = x - self.base[1], y - self.base[2]
+                ep = self.cur_ep = [0.0, 0.0, 0.0, 0]
             ep[0] += d
-            ep[1] += ex
-            ep[2] += ey
+            ep[1] += x - self.base[1]
+            ep[2] += y - self.base[2]
             ep[3] += 1
-            prev = ep[7]
-            if prev is not None and abs(d - prev) <= STEADY_FRAC * d + 1.0:
-                # the cells convert at different instants (up to a sample period apart) and
-                # average over their conversion: while the force changes fast their sum is no
-                # load at one point, so the press point is read from the steady samples
-                ep[4] += d
-                ep[5] += ex
-                ep[6] += ey
-            ep[7] = d
             return
         if ep is not None:
             self.cur_ep = None
-            w, ex, ey, n, sw, sx, sy, _ = ep
+            w, ex, ey, n = ep
             strike = n * self.dt <= self.s.strike_ms and \
                 math.hypot(ex, ey) / w >= self.s.strike_rim_frac * self.layout.radius_mm
             if not strike and n * self.dt >= PRESS_MIN_MS:
@@ -200,8 +189,6 @@ class SegmentJudge(FallReader, PlacementReader):
                 self.press_end_n = self.n_seen
             if not strike and w > self.press_w:
                 self.press_w, self.press_x, self.press_y = w, ex, ey
-                if sw >= 0.3 * w:
-                    self.press_x, self.press_y = sx * w / sw, sy * w / sw  # the steady point
                 self.post_press = []
         if self.press_w > 0 and len(self.post_press) < 64:
             self.post_press.append(d)
@@ -350,7 +337,7 @@ class SegmentJudge(FallReader, PlacementReader):
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = False
                 return self._maybe_finish(pipe, t)
-            dec = self._cached_decompose(pipe, -d_f)
+            dec = self._decompose(pipe, -d_f, None)
             if dec is not None and self._plausible_loss(pipe, -d_f, sum(dec.counts.values()), held):
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = sum(dec.counts.values()) > LONE_LOSS_PAWNS
@@ -358,21 +345,18 @@ class SegmentJudge(FallReader, PlacementReader):
         # never deaf: a still level no pawn event explains is explained within a second
         # (explain.py): pawns gone with a tip missed at its start, or a hand holding the disc
         if held >= DECIDE_MS and (abs(d_f) >= self.s.hand_min_g or (d_f < 0 and dec is not None)):
-            return explain_loss(self, pipe, t, level, change) if d_f < 0 else hold(self, pipe, level, change)
+            if d_f > 0:
+                return hold(self, pipe, level, change)
+            events = explain_loss(self, pipe, t, level, change)
+            if events is not None:
+                return events
+            held = max(held, 2000)  # a light loss no missed tip explains: one pawn, not confident
         # a small unexplained level: a slow change, or a pawn that fits no size well
         if held >= 2000.0:
             events = self._unexplained(pipe, t, t_still, level)
             pipe.end_segment(level)
             return events
         return None
-
-    def _cached_decompose(self, pipe: Pipeline, lost: float):  # noqa: ANN202
-        """``_decompose`` of a loss without its moment, once per level (a still level is judged
-        on every sample until it is explained: the reading is not re-run for each)."""
-        key = round(lost / 0.05)
-        if self.dec_cache is None or self.dec_cache[0] != key:
-            self.dec_cache = (key, self._decompose(pipe, lost, None))
-        return self.dec_cache[1]
 
     def _unexplained(self, pipe: Pipeline, t: int, t_still: int,
                      level: tuple[float, float, float]) -> list[dict]:
