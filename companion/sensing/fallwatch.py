@@ -236,6 +236,7 @@ class FallReader:
     last_loss_t: int
     righted: bool
     dec_memo: dict
+    unsure_falls: bool
 
     def _drifted(self, t: int) -> tuple[float, float, float]:
         raise NotImplementedError
@@ -447,7 +448,7 @@ class FallReader:
             ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
         else:
             ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
-        if not dec.confident or (self.tip_t is not None and (not self.stairs.watch_dips
+        if not dec.confident or (self.tip_t is not None and (not self.stairs.watch_dips or self.unsure_falls
                                                              or self.stairs.landings)):
             # after a tip at a slow rate one reading spans a pawn's flight onto a base plate (it
             # stays weighed) or several falls: the counts cannot be singled out; nor when pawns

@@ -78,6 +78,8 @@ class SegmentJudge(FallReader, PlacementReader):
         self.cand_kind: str | None = None
         self.cand_unsure = False  # the candidate loss is read with little evidence
         self.pre_placed = False
+        self.press_at_tip = False  # a finger still pressed a pawn when the disc went over
+        self.unsure_falls = False  # ... so the falls may include that pawn, weighed only afterwards
         self.pre_est: float | None = None  # estimated mass of the pawn whose release tipped the disc
         self.righted = False  # the disc was seen righting itself after a tip
         self.lost_reported = 0.0  # grams already reported as fallen in this tip
@@ -164,7 +166,7 @@ class SegmentJudge(FallReader, PlacementReader):
 
         A rim-strike pulse (at most ``strike_ms`` long, centred at the rim) is not a finger press.
         """
-        if self.tip_t is not None:
+        if self.tip_t is not None and not self.press_at_tip:
             return
         self.n_seen += 1
         d = f - self.base[0]
@@ -192,10 +194,27 @@ class SegmentJudge(FallReader, PlacementReader):
                 self.post_press = []
         if self.press_w > 0 and len(self.post_press) < 64:
             self.post_press.append(d)
+            if self.press_at_tip and self.cur_ep is None:
+                self._weigh_pressed_at_tip()
+
+    def _weigh_pressed_at_tip(self) -> None:
+        """The disc went over while a finger still pressed a pawn (a finger adds tipping moment, it
+        does not hold the disc): once the finger has let go, the pawn is weighed as a tipping
+        pawn is (``pre_est``; its ``placed`` follows at the first quiet moment), and the falls of
+        this tip are not confident (it may have gone with them before it was weighed)."""
+        k = max(1, round(60.0 / self.dt))
+        if len(self.post_press) < k:
+            return
+        vals = sorted(self.post_press[:k])
+        self.pre_est = vals[len(vals) // 2]
+        self.pre_placed = True
+        self.press_at_tip = False
+        self.unsure_falls = True
 
     def tipped(self, t: int) -> None:
         """The tip detector fired at ``t``: hand tracking restarts on the tilted disc."""
         self.tip_t = t
+        self.press_at_tip = self.cur_ep is not None and not self.pre_placed
         self.cand = None  # a level judged before the disc went over is void (``before_tip`` takes the pawn)
         self.hand_ref = None
         self.first_dev = self.last_dev = None
