@@ -197,20 +197,6 @@ class SegmentJudge(FallReader, PlacementReader):
             if self.press_at_tip and self.cur_ep is None:
                 self._weigh_pressed_at_tip()
 
-    def _weigh_pressed_at_tip(self) -> None:
-        """The disc went over while a finger still pressed a pawn (a finger adds tipping moment, it
-        does not hold the disc): once the finger has let go, the pawn is weighed as a tipping
-        pawn is (``pre_est``; its ``placed`` follows at the first quiet moment), and the falls of
-        this tip are not confident (it may have gone with them before it was weighed)."""
-        k = max(1, round(60.0 / self.dt))
-        if len(self.post_press) < k:
-            return
-        vals = sorted(self.post_press[:k])
-        self.pre_est = vals[len(vals) // 2]
-        self.pre_placed = True
-        self.press_at_tip = False
-        self.unsure_falls = True
-
     def tipped(self, t: int) -> None:
         """The tip detector fired at ``t``: hand tracking restarts on the tilted disc."""
         self.tip_t = t
@@ -229,50 +215,6 @@ class SegmentJudge(FallReader, PlacementReader):
         return self.tip_t if self.tip_t is not None else self.t0
 
     # ---------------------------------------------------------------- decisions
-    def before_tip(self, pipe: Pipeline, t: int) -> list[dict]:
-        """Called as ``tipped`` is reported: if a finger had just set a pawn down (its release tipped
-        the disc), estimate that pawn from the level right after the finger let go. The ``placed``
-        event itself waits for the first quiet moment of the tilted disc, where the load is
-        static and the mass is measured cleanly (see ``_resolve_pre``)."""
-        if self.press_w <= 0 or self.pre_placed or not self.post_press:
-            return []
-        k = max(1, round(60.0 / self.dt))
-        vals = sorted(self.post_press[:k])
-        self.pre_est = vals[len(vals) // 2]
-        self.pre_placed = True
-        return []
-
-    def _resolve_pre(self, pipe: Pipeline, t: int, level_f: float | None) -> list[dict]:
-        """Emit the ``placed`` of the pawn that tipped the disc: mass from the quiet tilted level
-        when it fits a pawn (nothing has fallen yet), else from the estimate at the tip."""
-        est = self.pre_est
-        self.pre_est = None
-        assert est is not None
-        f = est
-        est_size = self._match_size(est)
-        # the quiet tilted level is the clean measurement; the estimate from right after the
-        # release (the disc already moving) only backs it up. Without the level, or when the two
-        # name different sizes (a pawn may have fallen before the disc was quiet), say so.
-        confident = False
-        if level_f is not None:
-            d = level_f - self._drifted(t)[0]
-            level_size = self._match_size(d)
-            if level_size is not None:
-                f = d
-                confident = est_size in (None, level_size)
-        size = self._match_size(f)
-        if size is None:
-            confident = False
-            if not 0.6 * min(self.masses.values()) <= f <= 1.4 * max(self.masses.values()):
-                return []
-            size = min(self.masses, key=lambda k: abs(math.log(f / self.masses[k])))
-        px, py = self._press_point()
-        ev = self._placed_event(pipe, t, size, f, px, py)
-        if not confident:
-            ev["confident"] = False
-        self.base = (self.base[0] + f, self.base[1] + f * px, self.base[2] + f * py)
-        return [ev]
-
     def check(self, pipe: Pipeline, t: int, tipped: bool) -> list[dict] | None:
         """Called every sample inside a segment; returns events once the segment is judged."""
         if tipped:
@@ -315,17 +257,6 @@ class SegmentJudge(FallReader, PlacementReader):
         if tipped:
             return self._judge_tip(pipe, t, level)
         return self._judge(pipe, t, level, ts[0])
-
-    def _check_pre(self, pipe: Pipeline, t: int) -> list[dict] | None:
-        """While the tipping pawn is pending: wait for a short quiet stretch of the total force."""
-        w = pipe.window(self.pre_n)
-        tip_t = self.tip_t if self.tip_t is not None else t
-        if t - tip_t > 1500 or w is None:
-            return self._resolve_pre(pipe, t, None) if t - tip_t > 1500 else None
-        fs = w[0]
-        if w[3][0] <= tip_t or max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
-            return None
-        return self._resolve_pre(pipe, t, sum(fs) / len(fs))
 
     def _judge(self, pipe: Pipeline, t: int, level: tuple[float, float, float],
                t_still: int) -> list[dict] | None:
