@@ -432,6 +432,7 @@ class SegmentJudge(FallReader, PlacementReader):
             # otherwise the "tip" may have been a knock, and no fall is invented. And when a
             # hand set it level with pawns lying on the base plate (``set_down``)
             events.extend(self._weighed_falls(pipe, t))
+        events.extend(self._gained_pawn(pipe, t, d_f, d_x, d_y, new_loss, events))
         events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
         events.append({"event": "settled", "t_ms": t})
         pipe.base_pawns.extend(self.on_base)  # still on the platform (weighed), not on the disc
@@ -439,6 +440,22 @@ class SegmentJudge(FallReader, PlacementReader):
         pipe.end_segment(level)
         pipe.tip_episode_over(t)
         return events
+
+    def _gained_pawn(self, pipe: Pipeline, t: int, d_f: float, d_x: float, d_y: float, new_loss: float,
+                     events: list[dict]) -> list[dict]:
+        """A tip episode ends with one pawn more on the disc than before, none lost and none
+        placed: the decision is revised -- a pawn was set down (pressed too lightly to count as a
+        press, the disc wobbling as it settled: read as a tip), and its ``placed`` (not confident)
+        is reported now instead of being lost."""
+        if self.pre_placed or self.lost_reported > 0.0 or events or -new_loss <= self.zero_tol_g(pipe):
+            return []
+        size = self._match_size(d_f)
+        if size is None:
+            return []
+        px, py = self._position(pipe, d_f, d_x, d_y, self.tip_settle_n)
+        ev = self._placed_event(pipe, t, size, d_f, px, py)
+        ev["confident"] = False
+        return [ev]
 
     def flush(self, pipe: Pipeline, t: int) -> list[dict]:
         """End of stream inside a segment: finish a pending candidate (no guessing otherwise)."""

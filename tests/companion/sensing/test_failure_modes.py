@@ -134,3 +134,27 @@ def test_tip_while_the_finger_still_presses_is_a_tip_with_the_pressed_pawn(table
     fell = next(e for e in events if e["event"] == "fell")
     assert fell["pawns"] == {"small": 1, "medium": 1, "large": 2}
     assert fell.get("confident", True) is False
+
+
+def test_disc_wobbling_as_a_lightly_pressed_pawn_settles_loses_no_placement(table) -> None:
+    """A rocker rolls a little as a pawn is set down with a light touch (less than any press):
+    its own mass moves the moment like a tip would. Read as a tip or not, the episode ends with
+    the pawn on the level disc and nothing lost: the pawn is reported (revised at the end)."""
+    tab = table(cells=4, rate_hz=80.0, noise_g=0.1)
+    five_pawns(tab)
+    x, y = polar(110, 30)
+    tab.place(16.0, "small", x, y, press_g=4.0, press_s=0.2)
+
+    def wobble(s: float) -> tuple[float, float, float]:
+        d = s - 16.2
+        if d < 0 or d > 1.5:
+            return 0.0, 0.0, 0.0
+        e = 600.0 * math.exp(-d / 0.3) * math.cos(2 * math.pi * 2.5 * d)
+        return 0.0, e * 0.87, e * 0.5
+
+    tab.loads.append(wobble)
+    events = tab.run(22.0)
+    placed = [e for e in events[5:] if e["event"] == "placed"]
+    assert len(placed) == 1 and placed[0]["size"] == "small"
+    assert placed[0]["t_ms"] <= 16200 + 3000
+    assert "fell" not in kinds(events)
