@@ -48,6 +48,9 @@ class Table:
     skew_s: tuple[float, ...] | None = None
     rate_err: tuple[float, ...] | None = None
     averaging: bool = False
+    # the header's calibration off by these fractions per cell, and its cell positions by (dx, dy) mm
+    calib_err: tuple[float, ...] | None = None
+    mount_err_mm: tuple[tuple[float, float], ...] | None = None
 
     def __post_init__(self) -> None:
         rng = random.Random(self.seed)
@@ -60,9 +63,11 @@ class Table:
         self.pos = pos
         self.gain = [rng.uniform(300, 600) * rng.choice((1, -1)) for _ in pos]
         self.offset = [rng.randint(-200_000, 200_000) for _ in pos]
-        self.header = TraceHeader(self.rate_hz, tuple(CellSpec(x, y, o, g) for (x, y), o, g in
-                                                     zip(pos, self.offset, self.gain, strict=True)),
-                                  dict(MASSES), DiscLayout())
+        calib = self.calib_err or (0.0,) * len(pos)
+        mount = self.mount_err_mm or ((0.0, 0.0),) * len(pos)
+        specs = tuple(CellSpec(x + dx, y + dy, o, g * (1.0 + c)) for (x, y), o, g, c, (dx, dy) in
+                      zip(pos, self.offset, self.gain, calib, mount, strict=True))
+        self.header = TraceHeader(self.rate_hz, specs, dict(MASSES), DiscLayout())
 
     def share(self, f: float, mx: float, my: float) -> list[float]:
         """Minimum-norm statics of a symmetric platform."""

@@ -158,3 +158,18 @@ def test_disc_wobbling_as_a_lightly_pressed_pawn_settles_loses_no_placement(tabl
     assert len(placed) == 1 and placed[0]["size"] == "small"
     assert placed[0]["t_ms"] <= 16200 + 3000
     assert "fell" not in kinds(events)
+
+
+@pytest.mark.parametrize("cells", [4, 3])
+def test_calibration_off_by_two_percent_and_cells_off_by_millimetres(table, cells: int) -> None:
+    """Calibration is off by a percent or two per cell, cell positions by a few millimetres:
+    sizes and zones of pawns standing clear of the lines are still right."""
+    tab = table(cells=cells, noise_g=0.15, calib_err=(0.02, -0.015, 0.01, -0.02)[:cells],
+                mount_err_mm=((2.0, -3.0), (-2.5, 1.0), (3.0, 2.0), (-1.0, -2.5))[:cells])
+    spots = [("small", "red", 3, 30, 61), ("medium", "green", 4, 150, 85), ("large", "purple", 5, 270, 109),
+             ("small", "orange", 2, 330, 37), ("large", "blue", 6, 200, 133)]
+    for i, (size, _, _, deg, r) in enumerate(spots):
+        tab.place(2.0 + 3.0 * i, size, *polar(r, deg))
+    events = tab.run(18.0)
+    assert kinds(events) == ["placed"] * 5
+    assert [(e["size"], e["zone"], e["number"]) for e in events] == [(s, z, n) for s, z, n, _, _ in spots]
