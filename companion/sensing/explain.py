@@ -35,6 +35,7 @@ HELD_EXPIRY_MS = 8000.0  # a loss held open this long without coming back is rea
 MOMENT_TOL_GMM = 150.0  # the lost pawns' moment must match the moment lost within this ...
 MOMENT_TOL_FRAC = 0.06  # ... or this share of the lost mass at the rim (pawn positions err by mm)
 RETURN_FRAC = 0.05  # a held change has come back when the level is back within this share of it
+RETURN_SLIDE_MM = 10.0  # ... and moment within this many mm of the hand's force (fingers slide)
 PINCH_MAX_MS = 1200.0  # a press held still this long that comes back a pawn short was a pinch
 
 
@@ -117,8 +118,12 @@ def held_came_back(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
     events: list[dict] = []
     duration = max(0, t_still - h.t0)
     if abs(rest[0]) > tol_f:
-        if rest[0] > 0.0 or abs(rest[0]) >= abs(h.f) - tol_f or judge._match_size(change[0]) is not None:
-            return None  # not back (or further away; or a pawn set down meanwhile): another change
+        if abs(rest[0]) >= abs(h.f) - tol_f or judge._match_size(change[0]) is not None:
+            return None  # further away, or a pawn set down meanwhile: another change
+        if rest[0] > 0.0:
+            # a resting hand eased but still presses: still held (not pawns lost from the level
+            # the hand's force was taken as)
+            return hold(judge, pipe, level, change)
         # a press that let go a pawn lighter: a pinch lifted it off (pinches last up to about a
         # second); after a lift, or a longer press, a hand held the disc and pawns went
         pinch = h.f > 0.0 and duration <= PINCH_MAX_MS
@@ -130,9 +135,8 @@ def held_came_back(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
             return events
         for ev in events:
             ev["confident"] = False
-    elif judge.positional and math.hypot(rest[1], rest[2]) > max(MOMENT_TOL_GMM,
-                                                                   RETURN_FRAC * math.hypot(h.x, h.y)):
-        return None
+    elif judge.positional and math.hypot(rest[1], rest[2]) > max(MOMENT_TOL_GMM, RETURN_SLIDE_MM * abs(h.f)):
+        return None  # back by the force, but not where the hand acted: another change
     pipe.held = None
     out = [{"event": "hand", "t_ms": t, "duration_ms": int(duration)}, *events,
            {"event": "settled", "t_ms": t}]

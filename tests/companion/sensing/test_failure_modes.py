@@ -173,3 +173,28 @@ def test_calibration_off_by_two_percent_and_cells_off_by_millimetres(table, cell
     events = tab.run(18.0)
     assert kinds(events) == ["placed"] * 5
     assert [(e["size"], e["zone"], e["number"]) for e in events] == [(s, z, n) for s, z, n, _, _ in spots]
+
+
+@pytest.mark.parametrize("rate", [80.0, 10.0])
+def test_fingers_steadying_the_disc_that_ease_off_are_one_hand_not_falls(table, rate: float) -> None:
+    """A hand may steady the disc with two fingers (tens of grams): they rest still at 40 g, ease
+    to 27.5 g (a large and a medium pawn lighter), then leave. The easing is no loss of pawns from the
+    level the fingers were taken as."""
+    tab = table(cells=3, rate_hz=rate, noise_g=0.1)
+    five_pawns(tab)
+    hx, hy = polar(120, 230)
+
+    def fingers(s: float) -> tuple[float, float, float]:
+        f = 0.0
+        if 15.0 <= s < 18.0:
+            f = 40.0 * min(1.0, (s - 15.0) / 0.15)
+        elif 18.0 <= s < 19.5:
+            f = 27.5 + 12.5 * max(0.0, 1.0 - (s - 18.0) / 0.15)  # eased by a large and a medium
+        elif 19.5 <= s < 19.65:
+            f = 27.5 * (1.0 - (s - 19.5) / 0.15)
+        return f, f * hx, f * hy
+
+    tab.loads.append(fingers)
+    events = tab.run(23.0)
+    assert kinds(events) == ["placed"] * 5 + ["hand", "settled"]
+    assert 4000 <= events[5]["duration_ms"] <= 5000
