@@ -7,6 +7,14 @@ The corpus (per sample rate 80 and 10 Hz, per table of 4 and 3 cells): ``--seeds
 ``hardware.sim_alt`` (docs/simulator-alt.md); ``both`` runs the two corpora one after the other.
 Each trace is replayed from its text form (parse + pipeline, timed on one core with
 ``time.process_time``) and scored by ``companion.bench.sensing_score``.
+
+``--families`` runs the same plan on the table families of ``hardware.simfamily``
+(docs/simulator-families.md; ``all`` = every family, the legacy ``sim`` and ``sim_alt`` included)
+and reports every figure per family, then pooled over the *tuned* and the *held-back* families
+(leave-one-out: ``--holdout FAMILY[,FAMILY]`` picks the held-back set; by default
+``hardware.simfamily.families.HELD_BACK``). The held-back figures are the ones that count.
+``--long-game-hours H`` also replays one H-hour game per family (80 Hz, 4 cells) timing every
+``feed()`` call (worst p99.9).
 """
 
 from __future__ import annotations
@@ -22,6 +30,28 @@ from typing import Any
 from companion.bench.sensing_score import Tally, score_trace
 
 CORPORA = ("main", "alt")
+
+# the targets of issue 14 (held-back families), per rate
+def _targets(place: float, size: float, zone: float, tip: float, p50: float, p95: float, exact: float,
+             wrong: float, hand: float, false_play: float) -> dict[str, tuple[str, float]]:
+    return {"placement_recall": (">=", place), "placement_precision": (">=", place),
+            "size_accuracy": (">=", size), "zone_number_accuracy": (">=", zone), "tip_recall": (">=", tip),
+            "tip_latency_p50_ms": ("<=", p50), "tip_latency_p95_ms": ("<=", p95),
+            "fall_counts_exact": (">=", exact), "fall_wrong_confident": ("<=", wrong),
+            "hand_recall": (">=", hand), "fault_recall_5s": (">=", 0.95),
+            "false_events_per_hour_play": ("<=", false_play), "false_events_per_hour": ("<=", 0),
+            "slowest_trace_realtime_factor": (">=", 1000), "feed_p999_ms": ("<=", 1.0)}
+
+
+FAMILY_TARGETS: dict[int, dict[str, tuple[str, float]]] = {
+    80: _targets(0.99, 0.995, 0.97, 0.99, 50, 150, 0.85, 0.03, 0.95, 5),
+    10: _targets(0.97, 0.99, 0.95, 0.97, 200, 350, 0.60, 0.05, 0.90, 10),
+}
+FAMILY_FIGURES = ("placement_recall", "placement_precision", "size_accuracy", "zone_number_accuracy",
+                  "tip_recall", "tip_latency_p50_ms", "tip_latency_p95_ms", "fall_counts_exact",
+                  "fall_wrong_confident",
+                  "hand_recall", "fault_recall_5s", "false_events_per_hour_play", "false_events_per_hour",
+                  "slowest_trace_realtime_factor", "feed_p999_ms")
 
 TARGETS: dict[str, tuple[str, float]] = {
     "placement_recall": (">=", 0.98),
@@ -50,6 +80,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--corpus", choices=CORPORA + ("both",), default="main",
                         help="main: hardware.sim traces (default); alt: the independent hardware.sim_alt "
                              "traces; both: one after the other")
+    parser.add_argument("--families", metavar="LIST",
+                        help="table families of hardware.simfamily, comma-separated, or 'all' "
+                             "(per-family figures, tuned vs held back); overrides --corpus")
+    parser.add_argument("--holdout", metavar="FAMILY[,FAMILY]",
+                        help="the held-back families (default: the documented split); "
+                             "the rest count as tuned")
+    parser.add_argument("--long-game-hours", type=float, default=0.0, metavar="H",
+                        help="with --families: also time every feed() of one H-hour game per family "
+                             "(80 Hz, 4 cells; the issue's figure uses 4)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--dump", type=Path, metavar="DIR",
                         help="also write every trace with its truth and the detected events under DIR")
@@ -57,11 +96,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def corpus_plan(seeds: int, quick: bool, rate_hz: float, cells: int,
-                corpus: str = "main") -> list[dict[str, Any]]:
+                corpus: str = "main", family: str | None = None) -> list[dict[str, Any]]:
     """The scenarios of one (rate, cells) table: game, bump-only and fault traces.
 
-    ``corpus`` picks the generator (``main``: hardware.sim, ``alt``: hardware.sim_alt).
+    ``corpus`` picks the generator (``main``: hardware.sim, ``alt``: hardware.sim_alt);
+    ``family`` (a ``hardware.simfamily`` family name) overrides it.
     """
+    if family is not None:
+        from hardware.simfamily.families import family as check_family
+
+        check_family(family)
+        return [dict(p, family=family) for p in corpus_plan(seeds, quick, rate_hz, cells)]
     if corpus not in CORPORA:
         raise ValueError(f"corpus must be one of {', '.join(CORPORA)}, got {corpus!r}")
     if seeds < 1:
@@ -103,6 +148,25 @@ def parse_cpu_s(text: str) -> float:
     return time.process_time() - start
 
 
+def feed_times_us(header: Any, samples: list, pipeline_factory: Any = None) -> list[float]:
+    """Wall time of every ``feed()`` call (microseconds) replaying the trace (parse excluded)."""
+    from companion.sensing.trace import read_trace
+
+    if pipeline_factory is None:
+        from companion.sensing.pipeline import Pipeline as pipeline_factory
+
+    hdr, rows = read_trace(io.StringIO(trace_text(header, samples), newline=""))
+    pipe = pipeline_factory(hdr)
+    out: list[float] = []
+    clock = time.perf_counter_ns
+    for sample in list(rows):
+        t0 = clock()
+        pipe.feed(sample)
+        out.append((clock() - t0) / 1000)
+    pipe.finish()
+    return out
+
+
 def replay_events(header: Any, samples: list, pipeline_factory: Any = None) -> tuple[list[dict], float, int]:
     """Write the trace to text, read it back and run the pipeline; (events, cpu seconds, ms).
 
@@ -135,6 +199,21 @@ def _dump(directory: Path, header: Any, samples: list, truth: list[dict], events
         (directory / name).write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
 
 
+def generate_entry(p: dict[str, Any]) -> tuple[Any, list, list[dict]]:
+    """The trace of one plan entry (family, legacy corpus or the main simulator)."""
+    if "family" in p:
+        from hardware.simfamily.generate import generate as gen_family
+
+        return gen_family(p["seed"], family_name=p["family"], cells=p["cells"], rate_hz=p["rate_hz"],
+                          noise_g=p["noise_g"], kind=p["kind"], minutes=p["minutes"])
+    if p.get("corpus", "main") == "alt":
+        from hardware.sim_alt.scenarios import generate
+    else:
+        from hardware.sim.scenarios import generate
+    return generate(p["seed"], cells=p["cells"], rate_hz=p["rate_hz"], noise_g=p["noise_g"], kind=p["kind"],
+                    minutes=p["minutes"])
+
+
 def run_table(plan: list[dict[str, Any]], errors: list[str] | None = None,
               pipeline_factory: Any = None, dump: Path | None = None) -> Tally:
     """Generate, replay and score every scenario of a plan; the summed tally.
@@ -145,12 +224,7 @@ def run_table(plan: list[dict[str, Any]], errors: list[str] | None = None,
     """
     total = Tally()
     for p in plan:
-        if p.get("corpus", "main") == "alt":
-            from hardware.sim_alt.scenarios import generate
-        else:
-            from hardware.sim.scenarios import generate
-        header, samples, truth = generate(p["seed"], cells=p["cells"], rate_hz=p["rate_hz"],
-                                          noise_g=p["noise_g"], kind=p["kind"], minutes=p["minutes"])
+        header, samples, truth = generate_entry(p)
         try:
             events, cpu, duration = replay_events(header, samples, pipeline_factory)
         except Exception as exc:  # reported; the trace then scores as all-missed
@@ -161,10 +235,13 @@ def run_table(plan: list[dict[str, Any]], errors: list[str] | None = None,
             events, cpu, duration = [], 0.0, 0
         tally = score_trace(truth, events)
         tally.cpu_s, tally.trace_ms = cpu, duration
+        if cpu > 0:
+            tally.trace_realtime.append(duration / 1000 / cpu)
         if p["kind"] == "game" and total.parse_cpu_s == 0:  # parser alone, on one game trace
             tally.parse_cpu_s, tally.parse_trace_ms = parse_cpu_s(trace_text(header, samples)), duration
         if dump is not None:
             prefix = "alt-" if p.get("corpus", "main") == "alt" else ""
+            prefix = f"{p['family']}-" if "family" in p else prefix
             _dump(dump / f"{prefix}{p['rate_hz']:g}Hz-{p['cells']}cells" / f"{p['kind']}-{p['seed']}",
                   header, samples, truth, events)
         total.merge(tally)
@@ -191,6 +268,10 @@ def _verdict(name: str, value: float | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the figures per rate and cell count."""
+    if args.families:
+        from companion.bench.sensing_families import run_families
+
+        return run_families(args)
     try:
         rates = [float(r) for r in args.rates.split(",")]
         cell_counts = [int(c) for c in args.cells.split(",")]

@@ -19,6 +19,9 @@ Matching windows (times in ms, truth time -> accepted detection times):
 - ``fault``: truth onset ``t`` on cell ``c``; a detected ``fault`` for cell ``c`` in ``[t, t+5000]``.
   ``false_faults`` counts detected ``fault`` events on a cell with no truth fault before them.
 - bump-only traces: every detected event at or after ``quiet_from_ms`` is false.
+- false events during play (game and fault traces, up to the first fault): detected ``placed``,
+  ``removed``, ``tipped`` and ``hand`` events that matched no truth event in the windows above,
+  and detected ``fell`` events outside every fall episode's window; per hour of that play.
 - once a cell has failed (a truth ``fault``) the table cannot weigh reliably any more: events
   (truth and detected, except ``fault``) from the first fault onset on are left out of the other
   figures. On tables of 4 or more cells the failed cell is replaced by its estimate from the
@@ -108,6 +111,11 @@ class Tally:
     quiet_ms: int = 0
     quiet_false: int = 0
     quiet_false_kinds: dict[str, int] = field(default_factory=dict)
+    play_ms: int = 0
+    play_false: int = 0
+    play_false_kinds: dict[str, int] = field(default_factory=dict)
+    trace_realtime: list[float] = field(default_factory=list)
+    feed_us: list[float] = field(default_factory=list)
     trace_ms: int = 0
     cpu_s: float = 0.0
     parse_trace_ms: int = 0
@@ -117,7 +125,10 @@ class Tally:
         """Add another tally's counts into this one."""
         for name in self.__dataclass_fields__:
             mine, theirs = getattr(self, name), getattr(other, name)
-            if isinstance(mine, list):
+            if name == "feed_us":
+                if theirs and (not mine or pct_of(theirs, 0.999) > pct_of(mine, 0.999)):
+                    self.feed_us = list(theirs)   # the worst trace's distribution
+            elif isinstance(mine, list):
                 mine.extend(theirs)
             elif isinstance(mine, dict):
                 _add_counts(mine, theirs)
@@ -160,10 +171,26 @@ class Tally:
             "after_fault_size_accuracy": ratio(self.after_fault_size_ok, self.after_fault_matched),
             "after_fault_zone_number_accuracy": ratio(self.after_fault_zone_ok, self.after_fault_zone_eval),
             "false_events_per_hour": (self.quiet_false / hours) if hours else None,
+            "false_events_per_hour_play": (self.play_false / (self.play_ms / 3_600_000)
+                                           if self.play_ms else None),
+            "slowest_trace_realtime_factor": min(self.trace_realtime) if self.trace_realtime else None,
+            "feed_p999_ms": pct(self.feed_us, 0.999) / 1000 if self.feed_us else None,
             "realtime_factor": (self.trace_ms / 1000 / self.cpu_s) if self.cpu_s > 0 else None,
             "parse_only_realtime_factor": (self.parse_trace_ms / 1000 / self.parse_cpu_s
                                            if self.parse_cpu_s > 0 else None),
         }
+
+
+def pct_of(values: list, q: float) -> float:
+    """The ``q`` quantile (nearest rank) of a non-empty list."""
+    xs = sorted(values)
+    return float(xs[min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))])
+
+
+def _false(tally: Tally, kind: str, n: int) -> None:
+    if n > 0:
+        tally.play_false += n
+        tally.play_false_kinds[kind] = tally.play_false_kinds.get(kind, 0) + n
 
 
 def _of(events: list[dict], name: str) -> list[dict]:
@@ -230,11 +257,19 @@ def score_trace(truth: list[dict], events: list[dict]) -> Tally:
         truth = [e for e in truth if e["event"] == "fault" or e["t_ms"] < cut]
         events = [e for e in events if e.get("event") == "fault" or e.get("t_ms", -1) < cut]
     positional = meta.get("cells") != 1  # one cell weighs but cannot locate
+    in_play = meta.get("kind") in ("game", "faults")
+    if in_play:
+        end = int(meta.get("duration_ms", 0))
+        if faults_true:
+            end = min(end, min(e["t_ms"] for e in faults_true))
+        tally.play_ms = max(0, end)
     # placements
     tp, dp = _of(truth, "placed"), _of(events, "placed")
     tally.placed_true, tally.placed_det = len(tp), len(dp)
-    for t_ev, idx in zip(tp, match_in_window([e["t_ms"] for e in tp], [e["t_ms"] for e in dp], 250, 2500),
-                         strict=True):
+    placed_matches = match_in_window([e["t_ms"] for e in tp], [e["t_ms"] for e in dp], 250, 2500)
+    if in_play:
+        _false(tally, "placed", len(dp) - sum(i is not None for i in placed_matches))
+    for t_ev, idx in zip(tp, placed_matches, strict=True):
         if idx is None:
             continue
         d = dp[idx]
@@ -249,8 +284,10 @@ def score_trace(truth: list[dict], events: list[dict]) -> Tally:
     tt, dt = _of(truth, "tipped"), _of(events, "tipped")
     tally.tips_true, tally.tips_det = len(tt), len(dt)
     tip_times = sorted(e["t_ms"] for e in tt)
-    for t_ev, idx in zip(tt, match_in_window([e["t_ms"] for e in tt], [e["t_ms"] for e in dt], 200, 1500),
-                         strict=True):
+    tip_matches = match_in_window([e["t_ms"] for e in tt], [e["t_ms"] for e in dt], 200, 1500)
+    if in_play:
+        _false(tally, "tipped", len(dt) - sum(i is not None for i in tip_matches))
+    for t_ev, idx in zip(tt, tip_matches, strict=True):
         if idx is not None:
             tally.tips_matched += 1
             tally.tip_latency_ms.append(dt[idx]["t_ms"] - t_ev["t_ms"])
@@ -263,11 +300,13 @@ def score_trace(truth: list[dict], events: list[dict]) -> Tally:
     # falls
     episodes = _fall_episodes(truth)
     det_falls = sorted(_of(events, "fell"), key=lambda e: e["t_ms"])
+    explained: set[int] = set()
     for i, (start, end, counts) in enumerate(episodes):
         stop = end + 2500
         if i + 1 < len(episodes):
             stop = min(stop, episodes[i + 1][0] - 1)
         window = [e for e in det_falls if start <= e["t_ms"] <= stop]
+        explained.update(id(e) for e in window)
         got = dict.fromkeys(SIZES, 0)
         for e in window:
             _add_counts(got, _counts(e.get("pawns")))
@@ -278,6 +317,8 @@ def score_trace(truth: list[dict], events: list[dict]) -> Tally:
             tally.fall_exact += 1
         elif not flagged:
             tally.fall_wrong_confident += 1
+    if in_play:
+        _false(tally, "fell", sum(1 for e in det_falls if id(e) not in explained))
     # hands
     th, dh = _of(truth, "hand"), _of(events, "hand")
     tally.hands_true, tally.hands_det = len(th), len(dh)
@@ -289,11 +330,15 @@ def score_trace(truth: list[dict], events: list[dict]) -> Tally:
                 used.add(i)
                 tally.hands_matched += 1
                 break
+    if in_play:
+        _false(tally, "hand", len(dh) - len(used))
     # removals
     tr, dr = _of(truth, "removed"), _of(events, "removed")
     tally.removed_true = len(tr)
     tally.removed_matched = sum(
         i is not None for i in match_in_window([e["t_ms"] for e in tr], [e["t_ms"] for e in dr], 250, 2500))
+    if in_play:
+        _false(tally, "removed", len(dr) - tally.removed_matched)
     # faults
     for t_ev in _of(truth, "fault"):
         tally.faults_true += 1

@@ -22,6 +22,7 @@ INWARD_COST = 0.6  # score cost of a pawn standing away from the rim the disc ti
 PAWN_MASS_ERR_G = 0.1  # how far a pawn's measured mass (from its ``placed`` level) may be off
 STEP_PER_PAWN = 1.0  # one step of the staircase is one sharp drop: one pawn is far likelier than two
 STEP_ERR_G = 0.1  # a plateau of a tipped disc is biased by pawns sliding on it, the pad settling
+CONFIDENT_P = 0.97  # a reading is confident when its counts have at least this posterior probability
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class Decomposition:
     pawns: tuple[Pawn, ...]
     confident: bool
     mass_residual_g: float
+    posterior: float = 1.0  # probability of these counts among every reading that fits
 
 
 def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: float,
@@ -114,6 +116,36 @@ def _score(chosen: tuple[Pawn, ...], lost_g: float, meas_var: float,
     return score, mres
 
 
+def _log_like(chosen: tuple[Pawn, ...], counts: tuple[int, ...], nominal: list[float], lost_g: float,
+              var: float, lost_moment: tuple[float, float] | None, moment_sigma: float,
+              toward: tuple[float, float] | None, radius_mm: float, per_pawn: float) -> float:
+    """Log of likelihood times prior of one reading: the mass lost (Gaussian, ``var``), the moment
+    lost (Gaussian, ``moment_sigma``), ``per_pawn`` per pawn (fewer pawns at once are likelier)
+    and, after a tip, the order in which pawns reach the rim (outermost on the tipped side first)."""
+    if chosen:
+        mass = sum(p.mass_g for p in chosen)
+    else:
+        mass = sum(c * m for c, m in zip(counts, nominal, strict=True))
+    ll = -0.5 * (lost_g - mass) ** 2 / var - per_pawn * sum(counts)
+    if chosen and lost_moment is not None and all(p.x_mm is not None for p in chosen):
+        mx = sum(p.mass_g * p.x_mm for p in chosen)  # type: ignore[operator]
+        my = sum(p.mass_g * p.y_mm for p in chosen)  # type: ignore[operator]
+        ll -= 0.5 * ((lost_moment[0] - mx) ** 2 + (lost_moment[1] - my) ** 2) / moment_sigma ** 2
+    if toward is not None:
+        for p in chosen:
+            if p.x_mm is not None and p.y_mm is not None:
+                s_out = (p.x_mm * toward[0] + p.y_mm * toward[1]) / radius_mm
+                ll -= INWARD_COST * (1.0 - max(-1.0, min(1.0, s_out)))
+    return ll
+
+
+def _posterior(weights: dict[tuple[int, ...], list[float]], best: tuple[int, ...]) -> float:
+    """Probability of the counts ``best`` from the log weights of every reading, by counts."""
+    top = max(w for ws in weights.values() for w in ws)
+    total = sum(math.exp(w - top) for ws in weights.values() for w in ws)
+    return sum(math.exp(w - top) for w in weights.get(best, [])) / total if total > 0 else 0.0
+
+
 def decompose(
     lost_g: float,
     lost_moment: tuple[float, float] | None,
@@ -145,15 +177,24 @@ def decompose(
         limits = [int(lost_g / m + 1.5) for m in nominal]
     vectors = _mass_fits(lost_g, nominal, limits, sigma_g, spread_frac)
     fits: list[tuple[float, tuple[int, ...], tuple[Pawn, ...], float | None]] = []
+    weights: dict[tuple[int, ...], list[float]] = {}
     for z_mass, counts in vectors[:MAX_VECTORS]:
         if not tracked:
             fits.append((z_mass, counts, (), None))
+            var = sigma_g ** 2 + spread_frac ** 2 * sum(
+                c * m * m for c, m in zip(counts, nominal, strict=True))
+            weights[counts] = [_log_like((), counts, nominal, lost_g, var, None, moment_tol_gmm, None,
+                                         radius_mm, per_pawn)]
             continue
         meas_var = sigma_g ** 2 + sum(c * (0.01 * m) ** 2 for c, m in zip(counts, nominal, strict=True))
+        like_var = meas_var + sum(counts) * PAWN_MASS_ERR_G ** 2
         best = (math.inf, (), None)
+        ws = weights.setdefault(counts, [])
         for chosen in _picks(on_disc, counts, toward):
             score, mres = _score(chosen, lost_g, meas_var, lost_moment, moment_tol_gmm, toward, radius_mm,
                                  per_pawn)
+            ws.append(_log_like(chosen, counts, nominal, lost_g, like_var, lost_moment, moment_tol_gmm,
+                                toward, radius_mm, per_pawn))
             if score < best[0]:
                 best = (score, chosen, mres)
         fits.append((best[0], counts, best[1], best[2]))
@@ -161,15 +202,12 @@ def decompose(
         return None
     fits.sort(key=lambda f: f[0])
     z0, counts0, pawns0, _ = fits[0]
-    confident = True
-    if len(fits) > 1:
-        z1 = fits[1][0]
-        # a second reading nearly as good: do not guess silently
-        confident = z1 - z0 > 2.0 and z1 > 3.0
-    if z0 > 3.0:
-        confident = False
+    # confident from the posterior: the chosen counts must hold at least CONFIDENT_P of the
+    # probability of every reading that fits (mass, moment, pawn count, order), and fit at all
+    posterior = _posterior(weights, counts0)
+    confident = posterior >= CONFIDENT_P and z0 <= 3.0
     residual = lost_g - sum(c * m for c, m in zip(counts0, nominal, strict=True))
-    return Decomposition(dict(zip(SIZES, counts0, strict=True)), pawns0, confident, residual)
+    return Decomposition(dict(zip(SIZES, counts0, strict=True)), pawns0, confident, residual, posterior)
 
 
 def pawn_moment(pawns: list[Pawn]) -> tuple[float, float]:
@@ -220,6 +258,7 @@ def decompose_steps(steps: list[float], on_disc: list[Pawn], pawn_mass_g: dict[s
     taken: list[Pawn] = []
     confident = True
     residual = 0.0
+    posterior = 1.0
     for step in steps:
         dec = decompose(step, None, left, pawn_mass_g, sigma_g=sigma_g, toward=toward, radius_mm=radius_mm,
                         per_pawn=STEP_PER_PAWN)
@@ -230,9 +269,10 @@ def decompose_steps(steps: list[float], on_disc: list[Pawn], pawn_mass_g: dict[s
         taken.extend(dec.pawns)
         for k, v in dec.counts.items():
             counts[k] += v
-        confident = confident and dec.confident
+        posterior *= dec.posterior  # the steps are read one after another: all must be right
+        confident = confident and dec.confident and posterior >= CONFIDENT_P
         residual += dec.mass_residual_g
-    return Decomposition(counts, tuple(taken), confident, residual)
+    return Decomposition(counts, tuple(taken), confident, residual, posterior)
 
 
 def _mass_misfit(lost_g: float, dec: Decomposition) -> float:
@@ -259,5 +299,6 @@ def prefer_steps(lost_g: float, whole: Decomposition | None, stepwise: Decomposi
             sigma_g ** 2 + n * PAWN_MASS_ERR_G ** 2):
         return whole
     if stepwise.counts != whole.counts and stepwise.confident:
-        return Decomposition(stepwise.counts, stepwise.pawns, False, stepwise.mass_residual_g)
+        return Decomposition(stepwise.counts, stepwise.pawns, False, stepwise.mass_residual_g,
+                             stepwise.posterior)
     return stepwise

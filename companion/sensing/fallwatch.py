@@ -235,6 +235,8 @@ class FallReader:
     back_t: int | None
     last_loss_t: int
     righted: bool
+    dec_memo: dict
+    unsure_falls: bool
 
     def _drifted(self, t: int) -> tuple[float, float, float]:
         raise NotImplementedError
@@ -380,11 +382,25 @@ class FallReader:
             # after a knock, so the level is biased like a step's plateau
             sigma = math.hypot(sigma, TILTED_ERR_G)
         toward = self._toward(pipe)
+        # bounded cost: a level that is not explained yet is judged again on every sample, and
+        # the reading of the same loss (to 0.02 g, 10 g*mm) of the same pawns is not re-run
+        key = (tuple(round(v / 0.02) for v in lost) if isinstance(lost, list) else round(lost / 0.02),
+               None if moment is None else (round(moment[0] / 10.0), round(moment[1] / 10.0)),
+               tuple(map(id, pipe.pawns)), round(sigma, 3),
+               None if toward is None else (round(toward[0], 3), round(toward[1], 3)))
+        memo = self.dec_memo
+        if key in memo:
+            return memo[key]
+        if len(memo) > 64:
+            memo.clear()
         if isinstance(lost, list):
-            return decompose_steps(lost, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
-                                   radius_mm=self.layout.radius_mm)
-        return decompose(lost, moment, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
-                         radius_mm=self.layout.radius_mm)
+            dec = decompose_steps(lost, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
+                                  radius_mm=self.layout.radius_mm)
+        else:
+            dec = decompose(lost, moment, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
+                            radius_mm=self.layout.radius_mm)
+        memo[key] = dec
+        return dec
 
     def _loss_events(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
                      removed: bool) -> list[dict]:
@@ -432,7 +448,7 @@ class FallReader:
             ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
         else:
             ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
-        if not dec.confident or (self.tip_t is not None and (not self.stairs.watch_dips
+        if not dec.confident or (self.tip_t is not None and (not self.stairs.watch_dips or self.unsure_falls
                                                              or self.stairs.landings)):
             # after a tip at a slow rate one reading spans a pawn's flight onto a base plate (it
             # stays weighed) or several falls: the counts cannot be singled out; nor when pawns

@@ -15,6 +15,7 @@ from collections import deque
 from itertools import islice
 
 from companion.sensing.cells import CellFilter
+from companion.sensing.explain import Held, held_expired
 from companion.sensing.falls import Pawn
 from companion.sensing.release import ReleaseLimits, ReleaseWatch
 from companion.sensing.segments import SegmentJudge
@@ -73,6 +74,8 @@ class Pipeline(TipDetectors):
         # pawns reported fallen that lie on the base plate around the disc: still weighed, not on
         # the disc (not in its moment, not on the page); their pick-up later is no event
         self.base_pawns: list[Pawn] = []
+        # a still change no pawn event explained, taken as the level but kept open (explain.py)
+        self.held: Held | None = None
         self._state = STILL
         self._t = 0
         self._n = 0
@@ -164,6 +167,10 @@ class Pipeline(TipDetectors):
                     self._bY = bY + b * (Y - bY)
                     if n & 3 == 0:
                         self._still_upkeep(F, X, Y)
+                        if self.held is not None:
+                            expired = held_expired(self._judge, self, t)
+                            if expired:
+                                return (list(faults) if faults else []) + expired
                     return faults or []
             out = list(faults) if faults else []
             self._start_segment(out)
@@ -318,6 +325,7 @@ class Pipeline(TipDetectors):
             self._resync_noise = self._noise
             self._resync_tries = 0
         self._state = STILL
+        self.held = None
         self._n = 0
         self._win_done_n = self._still_from_n = 0
         self._bF = self._bX = self._bY = 0.0

@@ -2,7 +2,8 @@
 
 The ``placing`` half of ``SegmentJudge``: the pawn size a force step fits, where the pawn stands
 (the level's moment combined with the finger's press), the ``placed`` event, and the check that
-the level shows a disc lying tilted (a tip the tip test missed) rather than a pawn standing on it.
+the level shows a disc lying tilted (a tip the tip test missed) rather than a pawn standing on it;
+and the pawn whose release (or press) tipped the disc, weighed on the tilted disc.
 """
 
 from __future__ import annotations
@@ -33,6 +34,18 @@ class PlacementReader:
     press_x: float
     press_y: float
     placed_t: int
+    dt: float
+    base: tuple[float, float, float]
+    tip_t: int | None
+    pre_n: int
+    post_press: list[float]
+    pre_placed: bool
+    pre_est: float | None
+    press_at_tip: bool
+    unsure_falls: bool
+
+    def _drifted(self, t: int) -> tuple[float, float, float]:
+        raise NotImplementedError
 
     def _press_point(self) -> tuple[float, float]:
         """Where the finger pressed (the strongest press of the segment; ``press_w`` > 0)."""
@@ -92,3 +105,73 @@ class PlacementReader:
         pipe.pawns.append(Pawn(size, mass, x, y))
         return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
                 "x_mm": round(x, 1), "y_mm": round(y, 1), "zone": zone, "number": number}
+
+    # ---------------------------------------------------------------- the pawn that tipped the disc
+    def before_tip(self, pipe: Pipeline, t: int) -> list[dict]:
+        """Called as ``tipped`` is reported: if a finger had just set a pawn down (its release tipped
+        the disc), estimate that pawn from the level right after the finger let go. The ``placed``
+        event itself waits for the first quiet moment of the tilted disc, where the load is
+        static and the mass is measured cleanly (see ``_resolve_pre``)."""
+        if self.press_w <= 0 or self.pre_placed or not self.post_press:
+            return []
+        k = max(1, round(60.0 / self.dt))
+        vals = sorted(self.post_press[:k])
+        self.pre_est = vals[len(vals) // 2]
+        self.pre_placed = True
+        return []
+
+    def _resolve_pre(self, pipe: Pipeline, t: int, level_f: float | None) -> list[dict]:
+        """Emit the ``placed`` of the pawn that tipped the disc: mass from the quiet tilted level
+        when it fits a pawn (nothing has fallen yet), else from the estimate at the tip."""
+        est = self.pre_est
+        self.pre_est = None
+        assert est is not None
+        f = est
+        est_size = self._match_size(est)
+        # the quiet tilted level is the clean measurement; the estimate from right after the
+        # release (the disc already moving) only backs it up. Without the level, or when the two
+        # name different sizes (a pawn may have fallen before the disc was quiet), say so.
+        confident = False
+        if level_f is not None:
+            d = level_f - self._drifted(t)[0]
+            level_size = self._match_size(d)
+            if level_size is not None:
+                f = d
+                confident = est_size in (None, level_size)
+        size = self._match_size(f)
+        if size is None:
+            confident = False
+            if not 0.6 * min(self.masses.values()) <= f <= 1.4 * max(self.masses.values()):
+                return []
+            size = min(self.masses, key=lambda k: abs(math.log(f / self.masses[k])))
+        px, py = self._press_point()
+        ev = self._placed_event(pipe, t, size, f, px, py)
+        if not confident:
+            ev["confident"] = False
+        self.base = (self.base[0] + f, self.base[1] + f * px, self.base[2] + f * py)
+        return [ev]
+
+    def _weigh_pressed_at_tip(self) -> None:
+        """The disc went over while a finger still pressed a pawn (a finger adds tipping moment, it
+        does not hold the disc): once the finger has let go, the pawn is weighed as a tipping
+        pawn is (``pre_est``; its ``placed`` follows at the first quiet moment), and the falls of
+        this tip are not confident (it may have gone with them before it was weighed)."""
+        k = max(1, round(60.0 / self.dt))
+        if len(self.post_press) < k:
+            return
+        vals = sorted(self.post_press[:k])
+        self.pre_est = vals[len(vals) // 2]
+        self.pre_placed = True
+        self.press_at_tip = False
+        self.unsure_falls = True
+
+    def _check_pre(self, pipe: Pipeline, t: int) -> list[dict] | None:
+        """While the tipping pawn is pending: wait for a short quiet stretch of the total force."""
+        w = pipe.window(self.pre_n)
+        tip_t = self.tip_t if self.tip_t is not None else t
+        if t - tip_t > 1500 or w is None:
+            return self._resolve_pre(pipe, t, None) if t - tip_t > 1500 else None
+        fs = w[0]
+        if w[3][0] <= tip_t or max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
+            return None
+        return self._resolve_pre(pipe, t, sum(fs) / len(fs))

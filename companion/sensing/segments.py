@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold
 from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
 from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
@@ -25,8 +26,7 @@ PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, p
 LEVEL_FRACTION = 0.4  # level again: the moment within this share of the tilt excursion ...
 LEVEL_MIN_GMM = 150.0  # ... or this much of where the remaining pawns put it
 LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slide-off or a removal
-LOSS_HOLD_MS = 8000.0  # a larger loss without a tip is a hand lifting unless it lasts this long
-HAND_WITH_LOSS_MS = 450.0  # a sustained press this long next to a loss is a hand (a pinch is shorter)
+HAND_WITH_LOSS_MS = 1200.0  # a sustained press this long next to a loss is a hand (pinches last up to ~1 s)
 SET_LEVEL_FROM_MS = 50.0  # sample spacing from which a level disc after lying over settles at once
 SET_DOWN_FRACTION = 0.75  # a disc lying over moved back this far: set level (see ``_judge_tip``)
 RETURN_MS = 40.0  # after a tip, a hand-like run has come back once the force stays back this long
@@ -78,6 +78,8 @@ class SegmentJudge(FallReader, PlacementReader):
         self.cand_kind: str | None = None
         self.cand_unsure = False  # the candidate loss is read with little evidence
         self.pre_placed = False
+        self.press_at_tip = False  # a finger still pressed a pawn when the disc went over
+        self.unsure_falls = False  # ... so the falls may include that pawn, weighed only afterwards
         self.pre_est: float | None = None  # estimated mass of the pawn whose release tipped the disc
         self.righted = False  # the disc was seen righting itself after a tip
         self.lost_reported = 0.0  # grams already reported as fallen in this tip
@@ -93,6 +95,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.cur_ep: list | None = None
         self.stairs = Staircase(0.45 * self.masses["small"], self.dt)
         self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
+        self.dec_memo: dict = {}  # readings of losses already decomposed in this segment (fallwatch)
 
     def zero_tol_g(self, pipe: Pipeline) -> float:
         """Largest net force change that still counts as 'no change' (below half a small pawn)."""
@@ -163,7 +166,7 @@ class SegmentJudge(FallReader, PlacementReader):
 
         A rim-strike pulse (at most ``strike_ms`` long, centred at the rim) is not a finger press.
         """
-        if self.tip_t is not None:
+        if self.tip_t is not None and not self.press_at_tip:
             return
         self.n_seen += 1
         d = f - self.base[0]
@@ -191,10 +194,13 @@ class SegmentJudge(FallReader, PlacementReader):
                 self.post_press = []
         if self.press_w > 0 and len(self.post_press) < 64:
             self.post_press.append(d)
+            if self.press_at_tip and self.cur_ep is None:
+                self._weigh_pressed_at_tip()
 
     def tipped(self, t: int) -> None:
         """The tip detector fired at ``t``: hand tracking restarts on the tilted disc."""
         self.tip_t = t
+        self.press_at_tip = self.cur_ep is not None and not self.pre_placed
         self.cand = None  # a level judged before the disc went over is void (``before_tip`` takes the pawn)
         self.hand_ref = None
         self.first_dev = self.last_dev = None
@@ -209,50 +215,6 @@ class SegmentJudge(FallReader, PlacementReader):
         return self.tip_t if self.tip_t is not None else self.t0
 
     # ---------------------------------------------------------------- decisions
-    def before_tip(self, pipe: Pipeline, t: int) -> list[dict]:
-        """Called as ``tipped`` is reported: if a finger had just set a pawn down (its release tipped
-        the disc), estimate that pawn from the level right after the finger let go. The ``placed``
-        event itself waits for the first quiet moment of the tilted disc, where the load is
-        static and the mass is measured cleanly (see ``_resolve_pre``)."""
-        if self.press_w <= 0 or self.pre_placed or not self.post_press:
-            return []
-        k = max(1, round(60.0 / self.dt))
-        vals = sorted(self.post_press[:k])
-        self.pre_est = vals[len(vals) // 2]
-        self.pre_placed = True
-        return []
-
-    def _resolve_pre(self, pipe: Pipeline, t: int, level_f: float | None) -> list[dict]:
-        """Emit the ``placed`` of the pawn that tipped the disc: mass from the quiet tilted level
-        when it fits a pawn (nothing has fallen yet), else from the estimate at the tip."""
-        est = self.pre_est
-        self.pre_est = None
-        assert est is not None
-        f = est
-        est_size = self._match_size(est)
-        # the quiet tilted level is the clean measurement; the estimate from right after the
-        # release (the disc already moving) only backs it up. Without the level, or when the two
-        # name different sizes (a pawn may have fallen before the disc was quiet), say so.
-        confident = False
-        if level_f is not None:
-            d = level_f - self._drifted(t)[0]
-            level_size = self._match_size(d)
-            if level_size is not None:
-                f = d
-                confident = est_size in (None, level_size)
-        size = self._match_size(f)
-        if size is None:
-            confident = False
-            if not 0.6 * min(self.masses.values()) <= f <= 1.4 * max(self.masses.values()):
-                return []
-            size = min(self.masses, key=lambda k: abs(math.log(f / self.masses[k])))
-        px, py = self._press_point()
-        ev = self._placed_event(pipe, t, size, f, px, py)
-        if not confident:
-            ev["confident"] = False
-        self.base = (self.base[0] + f, self.base[1] + f * px, self.base[2] + f * py)
-        return [ev]
-
     def check(self, pipe: Pipeline, t: int, tipped: bool) -> list[dict] | None:
         """Called every sample inside a segment; returns events once the segment is judged."""
         if tipped:
@@ -296,20 +258,15 @@ class SegmentJudge(FallReader, PlacementReader):
             return self._judge_tip(pipe, t, level)
         return self._judge(pipe, t, level, ts[0])
 
-    def _check_pre(self, pipe: Pipeline, t: int) -> list[dict] | None:
-        """While the tipping pawn is pending: wait for a short quiet stretch of the total force."""
-        w = pipe.window(self.pre_n)
-        tip_t = self.tip_t if self.tip_t is not None else t
-        if t - tip_t > 1500 or w is None:
-            return self._resolve_pre(pipe, t, None) if t - tip_t > 1500 else None
-        fs = w[0]
-        if w[3][0] <= tip_t or max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
-            return None
-        return self._resolve_pre(pipe, t, sum(fs) / len(fs))
-
     def _judge(self, pipe: Pipeline, t: int, level: tuple[float, float, float],
                t_still: int) -> list[dict] | None:
-        d_f = level[0] - self._drifted(t)[0]
+        base = self._drifted(t)
+        d_f = level[0] - base[0]
+        change = (d_f, level[1] - base[1], level[2] - base[2])
+        if pipe.held is not None:
+            back = held_came_back(self, pipe, t, t_still, level, change)
+            if back is not None:
+                return back
         if not self.positional:
             tip = mass_only_tip(self, pipe, t, level, d_f)
         else:  # more than one pawn gone after a pawn was set down: a tip the tip tests missed
@@ -324,6 +281,7 @@ class SegmentJudge(FallReader, PlacementReader):
             self.cand, self.cand_kind = (level, len(pipe.window(pipe.still_n)[0])), "placed"  # type: ignore[index]
             return self._maybe_finish(pipe, t)
         held = t - (self.still_since or t)
+        dec = None
         if d_f < 0:
             if self._base_pickup(pipe, -d_f, None) is not None:
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
@@ -334,9 +292,17 @@ class SegmentJudge(FallReader, PlacementReader):
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = sum(dec.counts.values()) > LONE_LOSS_PAWNS
                 return self._maybe_finish(pipe, t)
-        # an unexplained still level: a hand resting on the disc (or lifting it), or a slow change
-        limit = self.s.hand_max_hold_ms if abs(d_f) >= self.s.hand_min_g else 2000.0
-        if held >= limit:
+        # never deaf: a still level no pawn event explains is explained within a second
+        # (explain.py): pawns gone with a tip missed at its start, or a hand holding the disc
+        if held >= DECIDE_MS and (abs(d_f) >= self.s.hand_min_g or (d_f < 0 and dec is not None)):
+            if d_f > 0:
+                return hold(self, pipe, level, change)
+            events = explain_loss(self, pipe, t, level, change)
+            if events is not None:
+                return events
+            held = max(held, 2000)  # a light loss no missed tip explains: one pawn, not confident
+        # a small unexplained level: a slow change, or a pawn that fits no size well
+        if held >= 2000.0:
             events = self._unexplained(pipe, t, t_still, level)
             pipe.end_segment(level)
             return events
@@ -369,7 +335,7 @@ class SegmentJudge(FallReader, PlacementReader):
         on_disc = sum(p.mass_g for p in pipe.pawns) + sum(p.mass_g for p in pipe.base_pawns)
         if lost > 1.1 * on_disc + max(self.s.pawn_tol_min_g, 0.5 * self.masses["small"]):
             return False
-        return count <= LONE_LOSS_PAWNS or held >= LOSS_HOLD_MS
+        return count <= LONE_LOSS_PAWNS
 
     def _maybe_finish(self, pipe: Pipeline, t: int) -> list[dict] | None:
         if self.cand is not None and self.cand[1] >= self.level_n:
@@ -466,6 +432,7 @@ class SegmentJudge(FallReader, PlacementReader):
             # otherwise the "tip" may have been a knock, and no fall is invented. And when a
             # hand set it level with pawns lying on the base plate (``set_down``)
             events.extend(self._weighed_falls(pipe, t))
+        events.extend(self._gained_pawn(pipe, t, d_f, d_x, d_y, new_loss, events))
         events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
         events.append({"event": "settled", "t_ms": t})
         pipe.base_pawns.extend(self.on_base)  # still on the platform (weighed), not on the disc
@@ -473,6 +440,22 @@ class SegmentJudge(FallReader, PlacementReader):
         pipe.end_segment(level)
         pipe.tip_episode_over(t)
         return events
+
+    def _gained_pawn(self, pipe: Pipeline, t: int, d_f: float, d_x: float, d_y: float, new_loss: float,
+                     events: list[dict]) -> list[dict]:
+        """A tip episode ends with one pawn more on the disc than before, none lost and none
+        placed: the decision is revised -- a pawn was set down (pressed too lightly to count as a
+        press, the disc wobbling as it settled: read as a tip), and its ``placed`` (not confident)
+        is reported now instead of being lost."""
+        if self.pre_placed or self.lost_reported > 0.0 or events or -new_loss <= self.zero_tol_g(pipe):
+            return []
+        size = self._match_size(d_f)
+        if size is None:
+            return []
+        px, py = self._position(pipe, d_f, d_x, d_y, self.tip_settle_n)
+        ev = self._placed_event(pipe, t, size, d_f, px, py)
+        ev["confident"] = False
+        return [ev]
 
     def flush(self, pipe: Pipeline, t: int) -> list[dict]:
         """End of stream inside a segment: finish a pending candidate (no guessing otherwise)."""

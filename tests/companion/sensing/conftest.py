@@ -42,6 +42,15 @@ class Table:
     drift_g_per_min: float = 0.0
     loads: list[Load] = field(default_factory=list)
     faults: list[tuple[float, int, str]] = field(default_factory=list)
+    # free-running HX711 clocks: cell i converts ``skew_s[i]`` after the row's nominal time, its
+    # clock runs ``rate_err[i]`` fast (a fraction), and with ``averaging`` each reading is the mean
+    # load over its conversion (one sample period)
+    skew_s: tuple[float, ...] | None = None
+    rate_err: tuple[float, ...] | None = None
+    averaging: bool = False
+    # the header's calibration off by these fractions per cell, and its cell positions by (dx, dy) mm
+    calib_err: tuple[float, ...] | None = None
+    mount_err_mm: tuple[tuple[float, float], ...] | None = None
 
     def __post_init__(self) -> None:
         rng = random.Random(self.seed)
@@ -54,9 +63,11 @@ class Table:
         self.pos = pos
         self.gain = [rng.uniform(300, 600) * rng.choice((1, -1)) for _ in pos]
         self.offset = [rng.randint(-200_000, 200_000) for _ in pos]
-        self.header = TraceHeader(self.rate_hz, tuple(CellSpec(x, y, o, g) for (x, y), o, g in
-                                                     zip(pos, self.offset, self.gain, strict=True)),
-                                  dict(MASSES), DiscLayout())
+        calib = self.calib_err or (0.0,) * len(pos)
+        mount = self.mount_err_mm or ((0.0, 0.0),) * len(pos)
+        specs = tuple(CellSpec(x + dx, y + dy, o, g * (1.0 + c)) for (x, y), o, g, c, (dx, dy) in
+                      zip(pos, self.offset, self.gain, calib, mount, strict=True))
+        self.header = TraceHeader(self.rate_hz, specs, dict(MASSES), DiscLayout())
 
     def share(self, f: float, mx: float, my: float) -> list[float]:
         """Minimum-norm statics of a symmetric platform."""
@@ -129,6 +140,63 @@ class Table:
             return f, ex, ey
         self.loads.append(load)
 
+    def tip_ex(self, t: float, pawns: list[tuple[str, float, float]], *, excess: float = 1500.0,
+               creep_s: float = 0.15, strike: str = "hard", first_fall_s: float = 0.4,
+               spacing_s: float = 0.15, lie_s: float = 0.4, rights: bool = True,
+               on_base: tuple[int, ...] = ()) -> None:
+        """A tip with the variations of real tables: the disc's own moment ``excess`` grows over
+        ``creep_s`` (slow creep on a rounded support, fast on a pedestal), the rim meets its stop
+        as a ``strike`` (``hard`` pulse, felt ``pad``, a ringing platform ``ring``, a ``bounce``, or
+        ``none``), ``pawns`` leave in order from ``first_fall_s`` after the onset (``spacing_s``
+        apart), those at the indices ``on_base`` land on the base plate just outside the rim and
+        stay weighed, and the disc rights itself ``lie_s`` after the last fall (``rights``)."""
+        mx = sum(MASSES[s] * x for s, x, _ in pawns) or 1.0
+        my = sum(MASSES[s] * y for s, _, y in pawns)
+        norm = math.hypot(mx, my)
+        ux, uy = mx / norm, my / norm
+        t_fall = [t + first_fall_s + spacing_s * i for i in range(len(pawns))]
+        t_right = (t_fall[-1] if t_fall else t + creep_s) + lie_s
+
+        def load(s: float) -> tuple[float, float, float]:
+            if s < t:
+                return 0.0, 0.0, 0.0
+            d = s - t
+            k = min(1.0, (d / creep_s) ** 2)
+            if rights and s > t_right:
+                k = max(0.0, 1.0 - (s - t_right) / 0.3)
+            f, ex, ey = 0.0, excess * k * ux, excess * k * uy
+            ds = d - creep_s  # since the rim met its stop
+            pulse = 0.0
+            if strike == "hard" and 0.0 <= ds <= 0.015:
+                pulse = 60.0
+            elif strike == "pad" and 0.0 <= ds <= 0.06:
+                pulse = 15.0 * math.sin(math.pi * ds / 0.06)
+            elif strike == "ring" and 0.0 <= ds <= 0.5:
+                pulse = 25.0 * math.exp(-ds / 0.12) * math.sin(2 * math.pi * 18.0 * ds)
+            elif strike == "bounce" and (0.0 <= ds <= 0.015 or 0.09 <= ds <= 0.105):
+                pulse = 60.0 if ds <= 0.015 else 25.0
+                if 0.015 < ds < 0.09:
+                    k *= 0.6
+            f += pulse
+            ex += pulse * 150 * ux
+            ey += pulse * 150 * uy
+            for i, ((size, x, y), tf) in enumerate(zip(pawns, t_fall, strict=True)):
+                if s >= tf:
+                    m = MASSES[size]
+                    if i in on_base and s >= tf + 0.08:  # landed on the base plate: weighed again
+                        r = math.hypot(x, y) or 1.0
+                        bx, by = x / r * 165.0, y / r * 165.0
+                        land = 2.0 if s < tf + 0.09 else 0.0  # the landing's impact, then at rest
+                        f += m * land
+                        ex += m * (bx - x) + m * land * bx
+                        ey += m * (by - y) + m * land * by
+                        continue
+                    f -= m
+                    ex -= m * x
+                    ey -= m * y
+            return f, ex, ey
+        self.loads.append(load)
+
     def fault(self, t: float, cell: int, kind: str) -> None:
         """Cell ``cell`` fails at ``t``: stuck, saturated, disconnected or noisy."""
         self.faults.append((t, cell, kind))
@@ -143,6 +211,29 @@ class Table:
         return f, f * x, f * y
 
     # ----- rendering ------------------------------------------------------------------------
+    def _grams_at(self, t: float) -> list[float]:
+        f = mx = my = 0.0
+        for load in self.loads:
+            a, b, c = load(t)
+            f, mx, my = f + a, mx + b, my + c
+        return self.share(f, mx, my)
+
+    def _timed_grams(self, t: float) -> list[float]:
+        """Each cell read on its own free-running clock: the row holds each cell's latest finished
+        conversion (``skew_s[i]`` is its phase, ``rate_err[i]`` how much faster its clock runs), so
+        the cells of one row are up to a period apart; with ``averaging`` a reading is the mean
+        load over its conversion."""
+        n = len(self.pos)
+        skew = self.skew_s or (0.0,) * n
+        err = self.rate_err or (0.0,) * n
+        out = []
+        for i in range(n):
+            period = 1.0 / (self.rate_hz * (1.0 + err[i]))
+            done = skew[i] + period * math.floor((t - skew[i]) / period)  # the latest conversion's end
+            points = [done - period * (j + 0.5) / 4 for j in range(4)] if self.averaging else [done]
+            out.append(sum(self._grams_at(p)[i] for p in points) / len(points))
+        return out
+
     def run(self, seconds: float) -> list[dict]:
         """Feed ``seconds`` of this table through a fresh ``Pipeline``; the events it reports."""
         from companion.sensing.pipeline import Pipeline
@@ -160,13 +251,10 @@ class Table:
         out = []
         n = int(seconds * self.rate_hz)
         stuck: dict[int, int] = {}
+        timed = self.skew_s is not None or self.rate_err is not None or self.averaging
         for k in range(n):
             t = k / self.rate_hz
-            f = mx = my = 0.0
-            for load in self.loads:
-                a, b, c = load(t)
-                f, mx, my = f + a, mx + b, my + c
-            grams = self.share(f, mx, my)
+            grams = self._grams_at(t) if not timed else self._timed_grams(t)
             raw: list[int | None] = []
             for i, g in enumerate(grams):
                 g += self.drift_g_per_min * t / 60.0 + rng.gauss(0, self.noise_g)

@@ -1,0 +1,163 @@
+"""Never deaf: a still level that no pawn event explains is explained within a second.
+
+Before, such a level made the segment wait: a loss of several pawns with no tip seen was held
+as a hand lifting the disc, and the pipeline waited (8-12 s, or for ever while play went on) for
+the level to come back, deaf to every placement meanwhile. Now, once the level has been still for
+``DECIDE_MS``, the two explanations are weighed by where the change acted:
+
+* **pawns gone** (a tip missed at its start, read again once its losses are in): pawns leave
+  from where they stood, so the moment lost over the mass lost lies at the centre of mass of a
+  subset of the tracked pawns; when some subset fits both the mass and the moment, the change is
+  reported as ``tipped``, ``fell`` (not confident: the tip was not seen) and ``settled``;
+* **held** (a hand lifting the disc or resting on it): anything else. The level is taken as the
+  new still level at once (the pipeline tracks placements on it), and the change is kept open
+  (``Held``). When the level comes back by the same change, it was a hand: ``hand`` (with the
+  time since the change began) and ``settled``. A loss held open for ``HELD_EXPIRY_MS`` that
+  never came back is reported as the pawns its mass fits (``fell``, not confident).
+
+Pure functions of the segment judge and the pipeline, like ``massonly.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from companion.sensing.falls import PAWN_MASS_ERR_G, SIZES, Decomposition, decompose
+
+if TYPE_CHECKING:
+    from companion.sensing.pipeline import Pipeline
+    from companion.sensing.segments import SegmentJudge
+
+DECIDE_MS = 600.0  # a still level is explained this long after it was reached (< 1 s: never deaf)
+HELD_EXPIRY_MS = 8000.0  # a loss held open this long without coming back is read as pawns gone
+MOMENT_TOL_GMM = 150.0  # the lost pawns' moment must match the moment lost within this ...
+MOMENT_TOL_FRAC = 0.06  # ... or this share of the lost mass at the rim (pawn positions err by mm)
+RETURN_FRAC = 0.05  # a held change has come back when the level is back within this share of it
+RETURN_SLIDE_MM = 10.0  # ... and moment within this many mm of the hand's force (fingers slide)
+PINCH_MAX_MS = 1200.0  # a press held still this long that comes back a pawn short was a pinch
+
+
+@dataclass(frozen=True)
+class Held:
+    """A still change that no pawn event explains, taken as the new level but kept open."""
+
+    t0: int  # when the change began
+    f: float  # the change of force (g) and moments (g*mm) from the level before it
+    x: float
+    y: float
+
+
+def missed_tip_reading(judge: SegmentJudge, pipe: Pipeline, lost: float,
+                       moment: tuple[float, float]) -> Decomposition | None:
+    """The tracked pawns whose mass and moment a still loss is (the disc level again), or None."""
+    pawns = [p for p in pipe.pawns if p.x_mm is not None and p.y_mm is not None]
+    if not judge.positional or not pawns:
+        return None
+    if lost > 1.1 * sum(p.mass_g for p in pawns) + judge.zero_tol_g(pipe):
+        return None
+    sigma = max(0.1, pipe.sigma_f() * math.sqrt(2.0 / judge.fall_n))
+    tol_m = max(MOMENT_TOL_GMM, MOMENT_TOL_FRAC * judge.layout.radius_mm * lost,
+                3.0 * pipe.sigma_m() * math.sqrt(2.0 / judge.level_n))
+    dec = decompose(lost, moment, pawns, judge.masses, sigma_g=sigma, moment_tol_gmm=tol_m,
+                    radius_mm=judge.layout.radius_mm)
+    if dec is None or not dec.pawns:
+        return None
+    mass = sum(p.mass_g for p in dec.pawns)
+    if abs(lost - mass) > 3.0 * math.sqrt(sigma ** 2 + len(dec.pawns) * PAWN_MASS_ERR_G ** 2):
+        return None
+    mx = sum(p.mass_g * p.x_mm for p in dec.pawns)  # type: ignore[operator]
+    my = sum(p.mass_g * p.y_mm for p in dec.pawns)  # type: ignore[operator]
+    if math.hypot(moment[0] - mx, moment[1] - my) > tol_m:
+        return None
+    return dec
+
+
+def explain_loss(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float],
+                 change: tuple[float, float, float]) -> list[dict] | None:
+    """A still loss no pawn reading explained: a tip missed at its start (its pawns fit the mass
+    and the moment lost), else a hand holding the disc (``hold``) when it is a hand's force;
+    None for a lighter loss that no missed tip explains (the caller reads it as one pawn)."""
+    lost, moment = -change[0], (-change[1], -change[2])
+    dec = missed_tip_reading(judge, pipe, lost, moment)
+    if dec is None:
+        return hold(judge, pipe, level, change) if lost >= judge.s.hand_min_g else None
+    for p in dec.pawns:
+        pipe.pawns.remove(p)
+    events = [{"event": "tipped", "t_ms": t, "late": True},
+              {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2), "confident": False},
+              {"event": "settled", "t_ms": t}]
+    pipe.end_segment(level)
+    pipe.tip_episode_over(t)
+    return events
+
+
+def hold(judge: SegmentJudge, pipe: Pipeline, level: tuple[float, float, float],
+         change: tuple[float, float, float]) -> list[dict]:
+    """Take an unexplained still level as the new level at once, keeping the change open."""
+    prev = pipe.held
+    if prev is not None:  # a second change on top of an open one: keep the sum (from the first start)
+        pipe.held = Held(prev.t0, prev.f + change[0], prev.x + change[1], prev.y + change[2])
+    else:
+        pipe.held = Held(judge.t0, *change)
+    pipe.end_segment(level)
+    return []
+
+
+def held_came_back(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
+                   level: tuple[float, float, float],
+                   change: tuple[float, float, float]) -> list[dict] | None:
+    """The level came back by the open change (a hand let go): ``hand`` and ``settled``. A lift
+    that comes back short by pawns is the hand, then those pawns' ``fell`` (not confident)."""
+    h = pipe.held
+    if h is None or h.f * change[0] >= 0.0:
+        return None
+    rest = (h.f + change[0], h.x + change[1], h.y + change[2])
+    tol_f = max(judge.zero_tol_g(pipe), RETURN_FRAC * abs(h.f))
+    events: list[dict] = []
+    duration = max(0, t_still - h.t0)
+    if abs(rest[0]) > tol_f:
+        if abs(rest[0]) >= abs(h.f) - tol_f or judge._match_size(change[0]) is not None:
+            return None  # further away, or a pawn set down meanwhile: another change
+        if rest[0] > 0.0:
+            # a resting hand eased but still presses: still held (not pawns lost from the level
+            # the hand's force was taken as)
+            return hold(judge, pipe, level, change)
+        # a press that let go a pawn lighter: a pinch lifted it off (pinches last up to about a
+        # second); after a lift, or a longer press, a hand held the disc and pawns went
+        pinch = h.f > 0.0 and duration <= PINCH_MAX_MS
+        moment = (-rest[1], -rest[2]) if judge.positional else None
+        events = judge._loss_events(pipe, t, -rest[0], moment, removed=pinch)
+        if pinch and events and events[0]["event"] == "removed":
+            pipe.held = None
+            pipe.end_segment(level)
+            return events
+        for ev in events:
+            ev["confident"] = False
+    elif judge.positional and math.hypot(rest[1], rest[2]) > max(MOMENT_TOL_GMM, RETURN_SLIDE_MM * abs(h.f)):
+        return None  # back by the force, but not where the hand acted: another change
+    pipe.held = None
+    out = [{"event": "hand", "t_ms": t, "duration_ms": int(duration)}, *events,
+           {"event": "settled", "t_ms": t}]
+    pipe.end_segment(level)
+    return out
+
+
+def held_expired(judge: SegmentJudge, pipe: Pipeline, t: int) -> list[dict]:
+    """An open loss that never came back within ``HELD_EXPIRY_MS``: the pawns its mass fits
+    (``fell``, not confident), or nothing when no pawns fit. An open rise (a hand resting) stays."""
+    h = pipe.held
+    if h is None or h.f >= 0.0 or t - h.t0 < HELD_EXPIRY_MS:
+        return []
+    pipe.held = None
+    lost = -h.f
+    if lost > 1.1 * sum(p.mass_g for p in pipe.pawns) + judge.zero_tol_g(pipe):
+        return []
+    dec = judge._decompose(pipe, lost, None)
+    if dec is None or not dec.pawns:
+        return []
+    for p in dec.pawns:
+        pipe.pawns.remove(p)
+    return [{"event": "fell", "t_ms": t, "pawns": {k: dec.counts.get(k, 0) for k in SIZES},
+             "mass_g": round(lost, 2), "confident": False}]

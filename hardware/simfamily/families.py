@@ -1,0 +1,217 @@
+"""Named families of simulated tables: each a distribution over the physical parameters of a table.
+
+A family fixes the *kind* of table (support, clocking, rim stop, how players behave) and draws
+every number from ranges per trace (``draw_build(family, rng)``). ``sim`` and ``sim_alt`` are the
+two legacy simulators kept as families (``hardware/sim``, ``hardware/sim_alt``). The split of
+families into *tuned* (the sensing code may be tuned on them) and *held back* (report only) is
+fixed here and documented in docs/simulator-families.md.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from hardware.simfamily.disc import DISC_RADIUS, Support
+
+
+@dataclass(frozen=True)
+class Family:
+    """A named parameter distribution (ranges are drawn uniformly per trace)."""
+
+    name: str
+    summary: str
+    supports: tuple[str, ...] = ("pedestal",)
+    clock: str = "free"  # free | sync | mixed
+    rims: tuple[str, ...] = ("hard", "felt")
+    creep: float = 0.0  # share of tables with a compliant (creeping) support top
+    steady_place: float = 0.1  # share of placements with a steadying touch
+    calib_pct: tuple[float, float] = (0.2, 2.0)  # header calibration error per cell (|%|)
+    mount_mm: float = 2.0  # sd of each cell's real position off the header's (per axis)
+    rate_error: float = 0.03  # +- relative error of each HX711's oscillator
+    pinch_ms: tuple[float, float] = (100, 1000)
+    ledge: float = 0.5  # share of tables whose base plate is wider than the disc
+    legacy: str | None = None  # "sim" / "sim_alt": the old generators
+
+
+FAMILIES: dict[str, Family] = {
+    f.name: f
+    for f in (
+        Family("sim", "the main legacy simulator (hardware/sim)", legacy="sim"),
+        Family("sim_alt", "the independent legacy simulator (hardware/sim_alt)", legacy="sim_alt"),
+        Family(
+            "pedestal-sync",
+            "flat pedestal, all HX711s on one clock, hard or felt stop",
+            supports=("pedestal",),
+            clock="sync",
+            rims=("hard", "felt"),
+            calib_pct=(0.1, 1.0),
+            mount_mm=1.0,
+        ),
+        Family(
+            "pedestal-free",
+            "flat pedestal, free-running HX711 clocks, any stop",
+            supports=("pedestal",),
+            clock="free",
+            rims=("hard", "felt", "ringing", "bounce"),
+        ),
+        Family(
+            "pivot-spring",
+            "point pivot with a preloaded return spring, free clocks",
+            supports=("pivot",),
+            clock="free",
+            rims=("hard", "felt", "ringing"),
+        ),
+        Family(
+            "rocker",
+            "rocker hub with a curved bottom (large residual moment when tipped), free clocks",
+            supports=("rocker",),
+            clock="free",
+            rims=("felt", "bounce", "ringing"),
+        ),
+        Family(
+            "creep-felt",
+            "compliant pedestal top (tips after a slow creep), felt stop, steadying hands",
+            supports=("pedestal", "rocker"),
+            clock="mixed",
+            rims=("felt",),
+            creep=1.0,
+            steady_place=0.3,
+            calib_pct=(1.0, 2.0),
+            mount_mm=3.0,
+        ),
+        Family(
+            "ringing-bounce",
+            "any support, ringing platform or bouncing rim, 1-2 % calibration, free clocks",
+            supports=("pedestal", "pivot", "rocker"),
+            clock="free",
+            rims=("ringing", "bounce"),
+            creep=0.3,
+            steady_place=0.2,
+            calib_pct=(1.0, 2.0),
+            mount_mm=3.0,
+            rate_error=0.04,
+        ),
+    )
+}
+
+TUNED = ("sim", "sim_alt", "pedestal-sync", "pedestal-free", "pivot-spring")
+HELD_BACK = ("rocker", "creep-felt", "ringing-bounce")
+
+
+def family(name: str) -> Family:
+    """The family called ``name`` (a clear error naming the known ones otherwise)."""
+    try:
+        return FAMILIES[name]
+    except KeyError:
+        raise ValueError(f"unknown table family {name!r}; known: {', '.join(FAMILIES)}") from None
+
+
+@dataclass(frozen=True)
+class Build:
+    """Everything physical about one simulated table (drawn per trace)."""
+
+    family: str
+    support: Support
+    disc_mass_g: float
+    ledge_mm: float  # outer radius of the base plate (150: no ledge)
+    clock: str  # free | sync
+    steady_place: float
+    pinch_ms: tuple[float, float]
+    mu_range: tuple[float, float] = (0.08, 0.35)
+    extra: dict = field(default_factory=dict)
+
+
+def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: bool) -> Support:
+    stop = math.radians(rng.uniform(7, 15))
+    height = rng.uniform(25, 50)
+    rim_half = {
+        "hard": rng.uniform(3, 8),
+        "felt": rng.uniform(25, 60),
+        "ringing": rng.uniform(4, 10),
+        "bounce": rng.uniform(4, 9),
+    }[rim]
+    zeta = {
+        "hard": rng.uniform(0.3, 0.6),
+        "felt": rng.uniform(0.6, 0.95),
+        "ringing": rng.uniform(0.2, 0.5),
+        "bounce": rng.uniform(0.05, 0.15),
+    }[rim]
+    damping = rng.uniform(0.05, 0.3)
+    creep_ms = rng.uniform(250, 800) if creep else 0.0
+    creep_rad = math.radians(rng.uniform(0.15, 0.5)) if creep else 0.0
+    if kind == "pedestal":
+        com = rng.uniform(2, 12)
+        return Support(
+            kind,
+            rng.uniform(2.0, 6.0),
+            rng.uniform(0.0, 2.0),
+            0.0,
+            0.0,
+            com,
+            rng.uniform(4, 8),
+            height,
+            stop,
+            rim,
+            rim_half,
+            zeta,
+            damping,
+            creep_ms,
+            creep_rad,
+        )
+    if kind == "pivot":
+        com = rng.uniform(5, 25)
+        preload = rng.uniform(500, 1800)
+        k = rng.uniform(0.2, 0.6) * disc_mass * com  # softer than gravity's pull: it goes over
+        return Support(
+            kind,
+            0.0,
+            rng.uniform(0.0, 1.0),
+            preload,
+            k,
+            com,
+            com + rng.uniform(-3, 3),
+            height,
+            stop,
+            rim,
+            rim_half,
+            zeta,
+            damping,
+            creep_ms,
+            creep_rad,
+        )
+    if kind == "rocker":
+        curve = rng.uniform(5, 30)
+        com = curve + rng.uniform(15, 40)  # above the centre of curvature: it goes over
+        return Support(
+            kind,
+            rng.uniform(2.0, 5.0),
+            curve,
+            0.0,
+            0.0,
+            com,
+            com + rng.uniform(2, 6),
+            height,
+            stop,
+            rim,
+            rim_half,
+            zeta,
+            damping,
+            creep_ms,
+            creep_rad,
+        )
+    raise ValueError(f"unknown support kind {kind!r} (pedestal, pivot, rocker)")
+
+
+def draw_build(fam: Family, rng: random.Random) -> Build:
+    """One table of family ``fam``."""
+    if fam.legacy:
+        raise ValueError(f"family {fam.name!r} is a legacy simulator; it has no simfamily build")
+    kind = rng.choice(fam.supports)
+    rim = rng.choice(fam.rims)
+    disc_mass = rng.uniform(250, 450)
+    sup = _support(kind, rim, rng, disc_mass, rng.random() < fam.creep)
+    clock = fam.clock if fam.clock != "mixed" else rng.choice(("free", "sync"))
+    ledge = DISC_RADIUS if rng.random() >= fam.ledge else rng.uniform(160, 190)
+    return Build(fam.name, sup, disc_mass, ledge, clock, fam.steady_place, fam.pinch_ms)
