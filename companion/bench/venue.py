@@ -102,7 +102,7 @@ class ProcWatch:
 
 
 class SysCounters:
-    """The broker's ``$SYS/broker/messages/{received,sent}`` counters, as they come."""
+    """The broker's ``$SYS`` counters (PUBLISH packets, and packets of any kind), as they come."""
 
     def __init__(self, port: int) -> None:
         import paho.mqtt.client as mqtt
@@ -110,13 +110,14 @@ class SysCounters:
         self.values: dict[str, tuple[float, int]] = {}
         self.first: dict[str, tuple[float, int]] = {}
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-sys")
-        self.client.on_connect = lambda c, *_: c.subscribe("$SYS/broker/messages/+", 0)
+        topics = [("$SYS/broker/messages/+", 0), ("$SYS/broker/publish/messages/+", 0)]
+        self.client.on_connect = lambda c, *_: c.subscribe(topics)
         self.client.on_message = self._message
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
 
     def _message(self, _c: Any, _u: Any, msg: Any) -> None:
-        name = msg.topic.rsplit("/", 1)[-1]
+        name = msg.topic.removeprefix("$SYS/broker/").replace("/messages/", "_").replace("messages/", "")
         try:
             value = (time.monotonic(), int(msg.payload))
         except ValueError:
@@ -126,7 +127,7 @@ class SysCounters:
 
     def rates(self) -> dict[str, float | None]:
         out: dict[str, float | None] = {}
-        for name in ("received", "sent"):
+        for name in ("received", "sent", "publish_received", "publish_sent"):
             a, b = self.first.get(name), self.values.get(name)
             out[name] = None if not a or not b or b[0] <= a[0] else round((b[1] - a[1]) / (b[0] - a[0]), 1)
         return out
@@ -356,7 +357,8 @@ def print_figures(fig: dict[str, Any]) -> None:
     rates = fig["broker_messages_per_s"]
     print(
         f"messages per second: tables -> broker {fig['table_messages_per_s']} (counted at the tables); "
-        f"broker $SYS received {rates['received']}, sent {rates['sent']}"
+        f"broker ($SYS) PUBLISH in {rates['publish_received']}, out {rates['publish_sent']}; "
+        f"packets of any kind in {rates['received']}, out {rates['sent']}"
     )
     shown = fig["shown"]
     cards = "not run" if shown["browser_cards"] is None else f"{shown['browser_cards']} cards online"
