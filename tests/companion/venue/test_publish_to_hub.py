@@ -67,7 +67,8 @@ def test_a_late_hub_gets_the_retained_status_and_state(broker, make_table, tmp_p
     for _ in range(10):
         table.step()
     pub = table.publisher
-    wait(lambda: table.caught_up() and pub.acked == pub.journal.last_seq and not pub._state_dirty, what="acks")
+    wait(lambda: table.caught_up() and pub.acked == pub.journal.last_seq and not pub._state_dirty,
+         what="every event acknowledged and the state sent")
     time.sleep(0.5)  # the last state's PUBLISH reaches the broker
     late = new_hub(broker.port, client_id="late-hub")  # subscribes only now: it gets the retained ones
     wait(lambda: late.store.tables() and late.store.tables()[0]["state"], what="retained state")
