@@ -43,6 +43,7 @@ case "$what" in
         command -v sqlite3 >/dev/null || need+=(sqlite3)
         # the venue tests start a private broker (companion/venue/broker.py); it lives in /usr/sbin
         command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
+        command -v openssl >/dev/null || need+=(openssl)  # the venue TLS test makes its certificates
         apt_install "${need[@]}"
         setup_venv "[dev]"
         echo "== ruff"

@@ -102,7 +102,7 @@ class ProcWatch:
 
 
 class SysCounters:
-    """The broker's ``$SYS/broker/messages/{received,sent}`` counters, as they come."""
+    """The broker's ``$SYS/broker/messages/{received,sent}`` (packets of any kind), as they come."""
 
     def __init__(self, port: int) -> None:
         import paho.mqtt.client as mqtt
@@ -116,7 +116,7 @@ class SysCounters:
         self.client.loop_start()
 
     def _message(self, _c: Any, _u: Any, msg: Any) -> None:
-        name = msg.topic.rsplit("/", 1)[-1]
+        name = msg.topic.removeprefix("$SYS/broker/").replace("/messages/", "_").replace("messages/", "")
         try:
             value = (time.monotonic(), int(msg.payload))
         except ValueError:
@@ -180,8 +180,8 @@ def _get(url: str) -> Any:
         return json.loads(resp.read())
 
 
-def _cards_in_browser(url: str, expected: int) -> int | None:
-    """How many table cards the hub page shows in headless Chromium (None if it is not available)."""
+def _cards_in_browser(url: str, expected: int) -> dict[str, Any] | None:
+    """The table cards the hub page shows in headless Chromium (None if Chromium is not available)."""
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     try:
         from playwright.sync_api import sync_playwright
@@ -189,27 +189,26 @@ def _cards_in_browser(url: str, expected: int) -> int | None:
         return None
     if not Path(chromium).exists():
         return None
-    args = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-    ]
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    count = "['.card', '.card:not(.offline)'].map((s) => document.querySelectorAll(s).length)"
+    error = None
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=args)
         try:
-            page = browser.new_page()
-            page.goto(url)
-            page.wait_for_function(f"document.querySelectorAll('.card').length >= {expected}", timeout=20000)
-            return int(page.evaluate("document.querySelectorAll('.card:not(.offline)').length"))
-        except Exception:  # noqa: BLE001 - report what was seen
-            return int(page.evaluate("document.querySelectorAll('.card:not(.offline)').length"))
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            started = time.monotonic()
+            page.goto(url, timeout=60000)
+            try:
+                page.wait_for_function(f"document.querySelectorAll('.card').length >= {expected}",
+                                       timeout=60000)
+            except Exception as exc:  # noqa: BLE001 - report what was seen
+                error = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+            shown_s = time.monotonic() - started
+            cards, online = page.evaluate(count)
         finally:
             browser.close()
+    return {"cards": int(cards), "online": int(online), "seconds": round(shown_s, 2), "error": error}
 
 
 def _latencies(hub_db: Path) -> tuple[list[float], dict[str, list[int]]]:
@@ -257,6 +256,7 @@ def run_bench(
             f"{n_tables} tables, broker on {broker.port}, hub page http://127.0.0.1:{hub_port}/; "
             f"playing {minutes:g} min, one action per {every_s:g} s per table"
         )
+        received_before = _get(f"http://127.0.0.1:{hub_port}/healthz")["broker"].get("received", 0)
         rng = random.Random(seed)
         due = [time.monotonic() + rng.uniform(0, every_s) for _ in tables]
         end = time.monotonic() + minutes * 60
@@ -299,6 +299,7 @@ def run_bench(
         rates = sys_counters.rates()
         sys_counters.stop()
         health = _get(f"http://127.0.0.1:{hub_port}/healthz")
+        hub_received = health["broker"].get("received", 0) - received_before
     finally:
         for t in tables:
             t.stop()
@@ -329,6 +330,7 @@ def run_bench(
         "broker_messages_per_s": rates,
         "table_messages_per_s": round(sent / run_s, 1),
         "hub_received": health["broker"].get("received"),
+        "hub_messages_per_s": round((hub_received or 0) / run_s, 1),
         "hub_duplicates": health["broker"].get("duplicates"),
         "shown": shown,
         "driver_lag_max_s": round(lag_max, 3),
@@ -356,10 +358,15 @@ def print_figures(fig: dict[str, Any]) -> None:
     rates = fig["broker_messages_per_s"]
     print(
         f"messages per second: tables -> broker {fig['table_messages_per_s']} (counted at the tables); "
-        f"broker $SYS received {rates['received']}, sent {rates['sent']}"
+        f"hub received {fig['hub_messages_per_s']} (counted at the hub); "
+        f"broker packets of any kind (PUBLISH, PUBACK, PING; its $SYS counters) in {rates['received']}, "
+        f"out {rates['sent']}"
     )
     shown = fig["shown"]
-    cards = "not run" if shown["browser_cards"] is None else f"{shown['browser_cards']} cards online"
+    seen = shown["browser_cards"]
+    cards = "not run" if seen is None else (
+        f"{seen['cards']} table cards, {seen['online']} online, shown {seen['seconds']} s after loading"
+        + (f" ({seen['error']})" if seen["error"] else ""))
     print(f"hub shows: {shown['api_online']} of {fig['tables']} tables online with a game (API); "
           f"page in Chromium: {cards}")
 

@@ -34,8 +34,8 @@ class LocalBroker:
     """One Mosquitto process in ``workdir``; ``users`` = ``{"name": "password"}`` turns logins on."""
 
     def __init__(self, workdir: str | Path, *, port: int | None = None, users: dict[str, str] | None = None,
-                 max_queued: int = 100_000) -> None:
-        """Write the configuration (``start()`` runs the broker)."""
+                 max_queued: int = 100_000, tls: tuple[Path, Path, Path] | None = None) -> None:
+        """Write the configuration (``start()`` runs the broker); ``tls`` = (CA, certificate, key) files."""
         program = find_mosquitto()
         if program is None:
             raise FileNotFoundError("mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -46,6 +46,7 @@ class LocalBroker:
         self.proc: subprocess.Popen | None = None
         lines = [
             f"listener {self.port} 127.0.0.1",
+            *([f"cafile {tls[0]}", f"certfile {tls[1]}", f"keyfile {tls[2]}"] if tls else []),
             "persistence true",
             f"persistence_location {self.dir}/",
             "autosave_interval 5",

@@ -68,15 +68,19 @@ class Journal:
         with self._tx() as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('stream', ?)", (uuid.uuid4().hex,))
             db.execute("INSERT OR REPLACE INTO meta VALUES ('acked', '0')")
-            last = self._log.execute("SELECT COALESCE(MAX(id), 0) FROM sessions").fetchone()[0]
-            active = [r[0] for r in self._log.execute("SELECT id FROM sessions WHERE status='active'")]
-            if last and last not in active:  # the newest session is over: only what comes next
-                db.execute("INSERT INTO cursor VALUES (?, 1 << 62, 1 << 62, 'old', NULL)", (last,))
-            elif last:  # the game in progress is published from its start
-                db.execute("INSERT INTO cursor VALUES (?, 0, 0, 'new', NULL)", (last,))
-                older = self._log.execute("SELECT MAX(id) FROM sessions WHERE id < ?", (last,)).fetchone()[0]
-                if older:
-                    db.execute("INSERT INTO cursor VALUES (?, 1 << 62, 1 << 62, 'old', NULL)", (older,))
+            self._place_cursors(db)
+
+    def _place_cursors(self, db: sqlite3.Connection) -> None:
+        """Cursors at the end of every session of the log but the active one (published from its start)."""
+        last = self._log.execute("SELECT COALESCE(MAX(id), 0) FROM sessions").fetchone()[0]
+        active = [r[0] for r in self._log.execute("SELECT id FROM sessions WHERE status='active'")]
+        if last and last not in active:  # the newest session is over: only what comes next
+            db.execute("INSERT INTO cursor VALUES (?, 1 << 62, 1 << 62, 'old', NULL)", (last,))
+        elif last:  # the game in progress is published from its start
+            db.execute("INSERT INTO cursor VALUES (?, 0, 0, 'new', NULL)", (last,))
+            older = self._log.execute("SELECT MAX(id) FROM sessions WHERE id < ?", (last,)).fetchone()[0]
+            if older:
+                db.execute("INSERT INTO cursor VALUES (?, 1 << 62, 1 << 62, 'old', NULL)", (older,))
 
     @contextlib.contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -120,6 +124,12 @@ class Journal:
         """Number what is new in the session log; returns how many messages were added."""
         cursors = {r[0]: list(r[1:]) for r in self._db.execute(
             "SELECT session_id, action_seq, event_idx, status, ended_at FROM cursor")}
+        newest = self._log.execute("SELECT COALESCE(MAX(id), 0) FROM sessions").fetchone()[0]
+        if cursors and newest < max(cursors):  # a new session log (the old one was damaged and moved aside)
+            with self._tx() as db:
+                db.execute("DELETE FROM cursor")
+                self._place_cursors(db)
+            return self.sync()
         low = min(cursors) if cursors else 0
         rows = self._log.execute(
             "SELECT id, game, players, started_at, ended_at, status, outcome, ranking FROM sessions"

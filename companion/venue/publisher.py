@@ -122,7 +122,7 @@ class VenuePublisher:
         self._set_problem(None)
 
     def _on_connect_fail(self, _client: Any, _userdata: Any) -> None:
-        hint = " (TLS: check [venue] ca_file)" if self.venue.use_tls else ""
+        hint = "; TLS: check [venue] ca_file" if self.venue.use_tls else ""
         self._set_problem(unreachable(self.venue.host, self.venue.broker_port, "connection failed" + hint))
 
     def _on_disconnect(self, _client: Any, _userdata: Any, _flags: Any, reason_code: Any,

@@ -65,6 +65,18 @@ class SimulatedTable:
                 return n
         raise RuntimeError(f"the game did not end in {limit} actions")
 
+    def numbered(self) -> int:
+        """What the journal numbers for this log (it started with the log): actions, loose events, ends."""
+        with self.store._lock:
+            db = self.store.db
+            return sum(int(db.execute(sql).fetchone()[0]) for sql in (
+                "SELECT COUNT(*) FROM actions", "SELECT COUNT(*) FROM events",
+                "SELECT COUNT(*) FROM sessions WHERE status != 'active'"))
+
+    def caught_up(self) -> bool:
+        """True once the journal has numbered everything in the log."""
+        return self.publisher.journal.last_seq == self.numbered()
+
     def stop(self) -> None:
         """Stop publishing and close the log."""
         self.publisher.stop()

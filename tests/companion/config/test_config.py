@@ -12,6 +12,7 @@ from companion.config import (
     Config,
     ConfigError,
     LayoutConfig,
+    VenueConfig,
     config_to_toml,
     default_config,
     load_config,
@@ -275,7 +276,8 @@ def test_every_key_is_documented() -> None:
     def walk(cls: type, prefix: str) -> list[str]:
         keys = []
         for f in dataclasses.fields(cls):
-            inner = getattr(cls(), f.name) if f.name != "layout" else LayoutConfig()
+            optional = {"layout": LayoutConfig, "venue": VenueConfig}  # absent by default
+            inner = optional[f.name]() if f.name in optional else getattr(cls(), f.name)
             if dataclasses.is_dataclass(inner):
                 keys += walk(type(inner), f"{prefix}{f.name}.")
             elif f.name == "cells" and prefix == "table.":

@@ -17,6 +17,7 @@ OUTAGE_S = float(os.environ.get("DINGO_VENUE_OUTAGE_S", "3"))
 def delivered_exactly_once_in_order(hub, table, wait, timeout_s: float = 30.0) -> None:
     """Wait until the hub has 1..last, then check the arrival order of the new events."""
     journal = table.publisher.journal
+    wait(table.caught_up, timeout_s, "the journal to number everything logged")
 
     def done() -> bool:
         last = journal.last_seq
@@ -65,7 +66,7 @@ def test_a_table_loses_its_network_and_catches_up(broker, proxy, hub, make_table
         played += 1
         time.sleep(0.02)
     assert played > 10
-    assert table.publisher.journal.last_seq > table.publisher.acked  # kept, not yet sent
+    wait(lambda: table.publisher.journal.last_seq > table.publisher.acked, what="events kept, not yet sent")
     proxy.mend()
     wait(table.publisher.connected.is_set, 30, "the table to reconnect")
     play(table, 10)
@@ -97,8 +98,7 @@ def test_a_table_restarted_before_the_broker_acknowledged_resends_from_its_mark(
     wait(lambda: first.publisher.acked == first.publisher.journal.last_seq, what="acks")
     broker.stop()
     play(first, 15)  # logged, numbered, never acknowledged
-    unacked = first.publisher.journal.last_seq - first.publisher.acked
-    assert unacked >= 15
+    wait(lambda: first.publisher.journal.last_seq - first.publisher.acked >= 15, what="15 unacked events")
     first.stop()  # the companion stops (a power cut would leave the same files)
     broker.start()
     wait(hub.receiver.connected.is_set, what="the hub to reconnect")

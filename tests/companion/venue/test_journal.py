@@ -144,3 +144,29 @@ def test_a_new_journal_after_a_finished_game_publishes_only_what_comes_next(tmp_
     assert j.sync() == 0
     controller.new_game(new_game(rng))
     assert j.sync() == 1
+
+
+def test_a_new_session_log_after_the_old_one_was_moved_aside_is_published_from_its_start(tmp_path):
+    store, controller = make(tmp_path)
+    rng = random.Random(8)
+    j = journal(tmp_path, store, controller)
+    for _ in range(3):
+        controller.new_game(new_game(rng))
+        play(controller, rng, 3)
+    j.sync()
+    before = j.last_seq
+    j.close()
+    controller.close()
+    store.close()
+    for name in ("sessions.db", "sessions.db-wal", "sessions.db-shm"):
+        path = tmp_path / name
+        if path.exists():
+            path.rename(tmp_path / (name + ".corrupt-test"))
+    store, controller = make(tmp_path)  # a fresh log: session ids start at 1 again
+    j = journal(tmp_path, store, controller)
+    controller.new_game({"players": ["Ann", "Bob"], "version": 1})
+    play(controller, rng, 2)
+    assert j.sync() == 3
+    new = messages(j)[before:]
+    assert [m["seq"] for m in new] == [before + 1, before + 2, before + 3]
+    assert new[0]["session_id"] == 1 and new[0]["action"]["type"] == "new_game"

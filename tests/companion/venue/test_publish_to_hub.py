@@ -14,7 +14,8 @@ from companion.venue.broker import LocalBroker, free_port
 
 def all_delivered(hub, table) -> bool:
     last = table.publisher.journal.last_seq
-    return last > 0 and hub.seqs(table.publisher.venue.table) == list(range(1, last + 1))
+    return (table.caught_up() and last > 0
+            and hub.seqs(table.publisher.venue.table) == list(range(1, last + 1)))
 
 
 def test_a_whole_game_reaches_the_hub_once_in_order_and_every_message_fits_its_schema(
@@ -65,15 +66,16 @@ def test_a_late_hub_gets_the_retained_status_and_state(broker, make_table, tmp_p
     table.start()
     for _ in range(10):
         table.step()
-    wait(lambda: table.publisher.acked == table.publisher.journal.last_seq, what="acks")
-    time.sleep(0.3)  # the coalesced state goes out within 0.1 s
-    late = new_hub(broker.port, client_id="late-hub")
-    if True:
-        wait(lambda: late.store.tables() and late.store.tables()[0]["state"], what="retained state")
-        row = late.store.tables()[0]
-        assert row["status"] == "online"
-        assert row["state"]["version"] == table.controller.version
-        assert row["state"]["summary"]["players"]
+    pub = table.publisher
+    wait(lambda: table.caught_up() and pub.acked == pub.journal.last_seq and not pub._state_dirty,
+         what="every event acknowledged and the state sent")
+    time.sleep(0.5)  # the last state's PUBLISH reaches the broker
+    late = new_hub(broker.port, client_id="late-hub")  # subscribes only now: it gets the retained ones
+    wait(lambda: late.store.tables() and late.store.tables()[0]["state"], what="retained state")
+    row = late.store.tables()[0]
+    assert row["status"] == "online"
+    assert row["state"]["version"] == table.controller.version
+    assert row["state"]["summary"]["players"]
 
 
 def test_a_wrong_password_is_a_status_on_the_page_and_the_game_goes_on(tmp_path, make_table, wait):
@@ -85,7 +87,7 @@ def test_a_wrong_password_is_a_status_on_the_page_and_the_game_goes_on(tmp_path,
         wait(lambda: "venue" in table.controller.message()["status"], what="the page's status line")
         for _ in range(20):
             table.step()  # no exception: the table plays on
-        assert table.publisher.journal.last_seq >= 20  # and keeps every event for later
+        wait(lambda: table.publisher.journal.last_seq >= 20, what="every event kept for later")
         assert table.publisher.acked == 0
 
 
