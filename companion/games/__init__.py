@@ -27,9 +27,9 @@ from companion.games.base import (
 def games_registry() -> Mapping[str, GameRules]:
     """Build the read-only registry ``{name: rules}`` of every available game."""
     from companion.games.dingo_disc import DingoDiscRules
+    from companion.games.dodos import DodosRules
 
-    rules = DingoDiscRules()
-    return MappingProxyType({rules.name: rules})
+    return MappingProxyType({r.name: r for r in (DingoDiscRules(), DodosRules())})
 
 
 GAMES: Mapping[str, GameRules] = games_registry()
