@@ -118,8 +118,8 @@ class Track:
         return p + 1, None
 
     def backward(self, p: int, route: tuple[int, int] | None) -> tuple[int, Any]:
-        """One hex back: along the shortcut back to its signal, else the regular path; from a landing
-        hex straight back to its glass ramp."""
+        """One hex back: along the shortcut back to its signal, else the regular path; from the first
+        landing hex across the sky back to its glass ramp."""
         if route is not None:
             idx, j = route
             base = self.lap_base(p, route)
@@ -129,7 +129,7 @@ class Track:
                 return base + self.shortcuts[idx].signal, None
             return p - 1, None
         ramp = self.landing_ramp(self.hex_of(p))
-        if ramp is not None:
+        if ramp is not None and self.hex_of(p) == ramp.landings[0]:
             return p - self.hex_of(p) + ramp.ramp, None
         return p - 1, None
 
