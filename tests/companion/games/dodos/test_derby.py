@@ -16,7 +16,8 @@ def derby(h, **opts):
 def reveal_all(h, s, kinds="nnnnnnnn", speed=0):
     for seat, k in enumerate(kinds):
         if seat in h.prompt(s)["pending"]:
-            s = h.run(s, Reveal(seat, {"n": "normal", "a": "aggressive", "-": "none"}[k], speed if k != "-" else 0))
+            kind = {"n": "normal", "a": "aggressive", "-": "none"}[k]
+            s = h.run(s, Reveal(seat, kind, speed if k != "-" else 0))
     return s
 
 
