@@ -240,7 +240,8 @@ def describe(g: G, a: Any) -> str:
         if a.kind == "none":
             return f"{nm(a.seat)} has no Normal or Aggressive card to play"
         kiwi = " with Red Kiwi" if a.red_kiwi else ""
-        return f"{nm(a.seat)} revealed an {a.kind.title()} card of Speed {a.speed}{kiwi}"
+        article = "an" if a.kind == "aggressive" else "a"
+        return f"{nm(a.seat)} revealed {article} {a.kind.title()} card of Speed {a.speed}{kiwi}"
     if t == "challenger_card":
         how = "drew" if a.drawn else "revealed"
         return f"{nm(a.racer)} {how} a {a.kind.title()} card of Speed {a.speed}"
