@@ -69,6 +69,29 @@ class Helper:
     def hands(self, s: State) -> list[int]:
         return [r["hand"] for r in s.dict()["racers"]]
 
+    def end_race(self, s, past, hands=None):
+        """From a Scheming prompt: put each racer ``past[i]`` hexes past the line (negative: behind), play
+        one round of Speed 0 and close every window; returns the state after the round."""
+        g = s.dict()
+        n = s.to_json()["view"]["tracks"][g["side"]]["hexes"]
+        edits = {f"r{i}": {"p": n - 1 + x, "route": None} for i, x in enumerate(past)}
+        if hands:
+            total = g["deck"] + sum(r["hand"] for r in g["racers"])
+            for i, k in enumerate(hands):
+                edits[f"r{i}"]["hand"] = k
+            edits["deck"] = total - sum(hands)
+        s = self.edit(s, **edits)
+        g = s.dict()
+        for i, r in enumerate(g["racers"]):
+            if not r["challenger"]:
+                s = self.run(s, Reveal(i, "normal", 0))
+        for i, r in enumerate(g["racers"]):
+            if r["challenger"]:
+                s = self.run(s, ChallengerCard(i, "normal", 0))
+        while (p := self.prompt(s)) and p["kind"] == "window" and p["window"] != "race_start":
+            s = self.done(s)
+        return s
+
 
 @pytest.fixture
 def h() -> Helper:

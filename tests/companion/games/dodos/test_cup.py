@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games.base import CHANCE, IllegalAction
-from companion.games.dodos.actions import ChallengerCard, DiscardPowerUp, Reveal, TiebreakRoll
+from companion.games.dodos.actions import DiscardPowerUp, TiebreakRoll
 
 
 def cup(h, players=1, **opts):
@@ -15,27 +15,7 @@ def cup(h, players=1, **opts):
 
 
 def end_race(h, s, past, hands=None):
-    """From a Scheming prompt: put each racer ``past[i]`` hexes past the line (negative: behind), play
-    one round of Speed 0 and close every window; returns the state after the round."""
-    g = s.dict()
-    n = s.to_json()["view"]["tracks"][g["side"]]["hexes"]
-    edits = {f"r{i}": {"p": n - 1 + x, "route": None} for i, x in enumerate(past)}
-    if hands:
-        total = g["deck"] + sum(r["hand"] for r in g["racers"])
-        for i, k in enumerate(hands):
-            edits[f"r{i}"]["hand"] = k
-        edits["deck"] = total - sum(hands)
-    s = h.edit(s, **edits)
-    g = s.dict()
-    for i, r in enumerate(g["racers"]):
-        if not r["challenger"]:
-            s = h.run(s, Reveal(i, "normal", 0))
-    for i, r in enumerate(g["racers"]):
-        if r["challenger"]:
-            s = h.run(s, ChallengerCard(i, "normal", 0))
-    while h.prompt(s) and h.prompt(s)["kind"] == "window" and h.prompt(s)["window"] != "race_start":
-        s = h.done(s)
-    return s
+    return h.end_race(s, past, hands)
 
 
 def test_cup_plays_the_four_tracks_in_order(h):
