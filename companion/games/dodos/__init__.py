@@ -48,7 +48,9 @@ class DodosRules:
         return state_from_json(data)
 
     def legal_actions(self, state: State) -> list[LegalAction]:
-        return _legal.legal(state.read())
+        if state._legal is None:  # computed once per state (states are immutable)
+            object.__setattr__(state, "_legal", tuple(_legal.legal(state.read())))
+        return list(state._legal)
 
     def to_move(self, state: State) -> ToMove:
         return _legal.to_move(state.read())
@@ -102,6 +104,8 @@ def example_setups() -> list[dict[str, Any]]:
     add(4, track="ignis-volcano", abilities=False)
     add(5, track="polaria-iceberg", challengers=1, challenger_cards="drawn")
     add(6, side="outer", six_racer_rule="players", lead_tie="none")
+    add(4, challengers=1, track="boreal-sky", side="outer")
+    add(6, challengers=2, challenger_cards="drawn", track="ignis-volcano")
     add(2, mode="cup", challenger_cards="drawn", challenger_marker="skip")
     add(4, mode="cup", abilities=False)
     add(8, mode="derby", track="polaria-iceberg")

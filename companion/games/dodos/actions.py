@@ -236,13 +236,11 @@ class Launch(Action):
 
 @dataclass(frozen=True, slots=True)
 class RollDie(Action):
-    """``seat`` rolled a die for an effect, ability or power (its result ``value``)."""
+    """``seat`` rolled a die for an effect, ability or power (its result is entered as its effect)."""
 
     type: ClassVar[str] = "roll_die"
-    schema: ClassVar[dict[str, tuple[str, bool, bool]]] = {"seat": ("int", True, False),
-                                                           "value": ("int", True, False)}
+    schema: ClassVar[dict[str, tuple[str, bool, bool]]] = {"seat": ("int", True, False)}
     seat: int = 0
-    value: int = 1
 
 
 @dataclass(frozen=True, slots=True)

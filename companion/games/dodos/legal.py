@@ -139,7 +139,7 @@ def window_actions(g: G) -> list[LegalAction]:
         if effect_on(w) and not cur["challenger"] and not cur["finished"] and not e["paid"]:
             for c in PAY_STEPS:
                 out.append(LegalAction(Pay(c), label=f"{cur['name']} pays {c}"))
-    for i in range(len(racers)):
+    for i in players:
         if racers[i]["power_ups"] > 0:
             out.append(LegalAction(DiscardPowerUp(i), label=f"{_name(g, i)} discards a Power-up"))
     if not entries_open(g, w):
@@ -162,8 +162,7 @@ def window_actions(g: G) -> list[LegalAction]:
                 out.append(LegalAction(Steal(s, j), label=f"{_name(g, s)} takes a card from {_name(g, j)}"))
         for pr in PROJECTILES:
             out.append(LegalAction(Launch(s, pr), label=f"{_name(g, s)} launches the {pr}"))
-        for v in range(1, 7):
-            out.append(LegalAction(RollDie(s, v), label=f"{_name(g, s)} rolled {v}"))
+        out.append(LegalAction(RollDie(s), label=f"{_name(g, s)} rolls a die"))
     return out
 
 
@@ -270,7 +269,7 @@ def describe(g: G, a: Any) -> str:
     if t == "launch":
         return f"{nm(a.seat)} launches the {a.projectile}"
     if t == "roll_die":
-        return f"{nm(a.seat)} rolled {a.value}"
+        return f"{nm(a.seat)} rolls a die"
     if t == "discard_power_up":
         return f"{nm(a.racer)} discards a Power-up card"
     if t == "done":

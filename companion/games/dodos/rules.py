@@ -385,8 +385,6 @@ def roll_die(g: G, a: RollDie) -> None:
     w = _entry(g, a)
     racer = _player(g, a, a.seat)
     _target(g, a, a.seat)
-    if not 1 <= a.value <= 6:
-        illegal(a, "bad-value", f"a die shows 1 to 6, got {a.value}")
     w["entries"] += 1
     racer["stats"]["rolled"] += 1
     if w["effect"] is not None:
@@ -396,6 +394,8 @@ def roll_die(g: G, a: RollDie) -> None:
 def discard_power_up(g: G, a: DiscardPowerUp) -> None:
     w = _window(g, a)
     racer = _racer(g, a, a.racer)
+    if racer["challenger"]:
+        illegal(a, "challengers-ignore-powers", "Challengers' Power-ups give them only their head start")
     if racer["power_ups"] < 1:
         illegal(a, "no-power-up", f"{racer['name']} holds no Power-up card")
     w["entries"] += 1

@@ -31,6 +31,7 @@ class State:
 
     data: str
     _read: Any = field(default=None, compare=False, repr=False, hash=False)
+    _legal: Any = field(default=None, compare=False, repr=False, hash=False)
 
     @staticmethod
     def of(g: dict[str, Any]) -> State:
