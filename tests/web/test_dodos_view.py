@@ -73,7 +73,7 @@ def show(pg, state) -> None:
 def test_view_draws_the_track_and_a_table_of_every_racer(page):
     pg, errors = page
     s = RULES.initial_state({"type": "new_game", "players": ["Ana", "Ben", "Cleo"],
-                             "options": {"track": "ignis-volcano", "challengers": 2}})
+                             "options": {"track": "ignis-volcano", "extra_challengers": 2}})
     show(pg, s)
     assert pg.locator(".ddr-table tbody tr").count() == 5
     hexes = s.to_json()["view"]["tracks"]["inner"]["hexes"]
@@ -110,7 +110,7 @@ def test_view_glass_ramp_prompt_as_big_buttons_and_derby_two_tracks(page):
     assert pg.locator("button.ddr-big").count() == 4
     pg.locator("button", has_text="Egg missed").click()
     assert pg.evaluate("window.sent") == [{"type": "glass_jump", "landing": None}]
-    d = RULES.initial_state({"type": "new_game", "players": list("ABCDEFGH"), "options": {"mode": "derby"}})
+    d = RULES.initial_state({"type": "new_game", "players": list("ABCDEFGH"), "options": {}})
     show(pg, d)
     assert pg.locator(".ddr-token").count() == 8 and pg.locator(".ddr-table tbody tr").count() == 8
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390

@@ -75,13 +75,16 @@ class DodosRules:
 
 
 def outcome_of(g: dict[str, Any]) -> Outcome:
-    """Winners and ranking by seat (Challengers are no seats: a race a Challenger won has no winner)."""
+    """Winners and ranking by seat. Challengers have no seat: when one wins, no player won and the
+    outcome says so as ``draw`` with no winners (the ranking still orders the players)."""
     n = len(g["players"])
     res = g["result"]
     winners = tuple(sorted(r for r in res["winners"] if r < n))
     ranking = tuple(tuple(sorted(r for r in grp if r < n)) for grp in res["places"])
     ranking = tuple(grp for grp in ranking if grp)
     scores = tuple(float(g["racers"][s]["fans"]) for s in range(n)) if g["mode"] == "cup" else None
+    if not winners:  # a Challenger won: no player did (reported as a draw: no winner among the seats)
+        return Outcome(winners=(), ranking=ranking, scores=scores, draw=True)
     return Outcome(winners=winners, ranking=ranking, scores=scores)
 
 
@@ -97,19 +100,19 @@ def example_setups() -> list[dict[str, Any]]:
         out.append({"type": "new_game", "game": NAME, "players": list(NAMES[:players]), "options": options})
 
     add(1)  # two Challengers, entered by the host
-    add(1, challengers=5, challenger_cards="drawn", track="ignis-volcano")
+    add(1, extra_challengers=3, challenger_cards="drawn", track="ignis-volcano")  # five Challengers
     add(2, track="polaria-iceberg", side="inner", challenger_modifiers="3/0/2")
     add(3, track="boreal-sky")
-    add(3, challengers=2, challenger_cards="drawn", track="boreal-sky", side="inner")
+    add(3, extra_challengers=2, challenger_cards="drawn", track="boreal-sky", side="inner")
     add(4, track="ignis-volcano", abilities=False)
-    add(5, track="polaria-iceberg", challengers=1, challenger_cards="drawn")
+    add(5, track="polaria-iceberg", extra_challengers=1, challenger_cards="drawn")
     add(6, side="outer", six_racer_rule="players", lead_tie="none")
-    add(4, challengers=1, track="boreal-sky", side="outer")
-    add(6, challengers=2, challenger_cards="drawn", track="ignis-volcano")
+    add(4, extra_challengers=1, track="boreal-sky", side="outer")
+    add(6, extra_challengers=2, challenger_cards="drawn", track="ignis-volcano")
     add(2, mode="cup", challenger_cards="drawn", challenger_marker="skip")
     add(4, mode="cup", abilities=False)
-    add(8, mode="derby", track="polaria-iceberg")
-    add(8, mode="derby", track="boreal-sky")
+    add(8, track="polaria-iceberg")  # the Derby
+    add(8, track="boreal-sky")
     return out
 
 

@@ -253,6 +253,13 @@ class DiscardPowerUp(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class OpenEntries(Action):
+    """Opens the window's entries (Reactions, effects, abilities, powers); ``done`` closes it."""
+
+    type: ClassVar[str] = "open_entries"
+
+
+@dataclass(frozen=True, slots=True)
 class Done(Action):
     """Closes the open window (a turn's reactions and effects, the end-of-round or start-of-race powers)."""
 
@@ -272,7 +279,7 @@ class TiebreakRoll(Action):
 
 ACTION_TYPES: tuple[type[Action], ...] = (
     NewGame, Reveal, ChallengerCard, ChallengerDice, ShortcutRoll, GlassJump, GlassFail, Flame, PlayReaction,
-    Pay, Damage, Move, Draw, Steal, Launch, RollDie, DiscardPowerUp, Done, TiebreakRoll)
+    Pay, Damage, Move, Draw, Steal, Launch, RollDie, DiscardPowerUp, OpenEntries, Done, TiebreakRoll)
 
 _BY_TYPE: MappingProxyType[str, type[Action]] = MappingProxyType({cls.type: cls for cls in ACTION_TYPES})
 

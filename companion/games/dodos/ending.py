@@ -48,7 +48,8 @@ def record(g: G, winners: list[int], places: list[list[int]]) -> None:
     opts = g["options"]
     g["races"].append({
         "race": g["race"], "mode": g["mode"], "track": g["track"], "side": g["side"], "rounds": g["round"],
-        "players": len(g["players"]), "challengers": opts["challengers"], "level": opts["challenger_level"],
+        "players": len(g["players"]), "challengers": sum(r["challenger"] for r in g["racers"]),
+        "level": opts["challenger_level"],
         "first_across": g["first_across"], "winners": winners, "places": places,
         "racers": [{"name": r["name"], "challenger": r["challenger"], "team": r["team"], "p": r["p"],
                     "past": past(g, i), "hand": r["hand"], "stats": dict(r["stats"])}

@@ -353,7 +353,8 @@ def step(g: G, s: list[Any]) -> None:
     elif kind == "window":
         if s[1] != "turn":
             g["phase"] = s[1]
-        g["window"] = {"kind": s[1], "racer": s[2], "effect": s[3], "entries": 0, "reactions": 0}
+        g["window"] = {"kind": s[1], "racer": s[2], "effect": s[3], "entries": 0, "reactions": 0,
+                       "open": False}
         g["prompt"] = {"kind": "window", "window": s[1], "racer": s[2]}
     elif kind == "end_turn":
         end_turn(g, s[1])

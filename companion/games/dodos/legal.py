@@ -24,6 +24,7 @@ from companion.games.dodos.actions import (
     GlassJump,
     Launch,
     Move,
+    OpenEntries,
     Pay,
     PlayReaction,
     Reveal,
@@ -123,6 +124,9 @@ def legal(g: G) -> list[LegalAction]:
 def window_actions(g: G) -> list[LegalAction]:
     w = g["window"]
     out = [LegalAction(Done(), label="Done" if w["kind"] != "turn" else "End the turn")]
+    if not w["open"]:
+        what = "Reactions and effects" if w["kind"] == "turn" else "Abilities and powers"
+        return [*out, LegalAction(OpenEntries(), label=f"{what}…")]
     if w["entries"] >= MAX_ENTRIES:
         return out
     racers = g["racers"]
@@ -274,6 +278,8 @@ def describe(g: G, a: Any) -> str:
         return f"{nm(a.racer)} discards a Power-up card"
     if t == "done":
         return "Done"
+    if t == "open_entries":
+        return "Entries opened"
     if t == "tiebreak_roll":
         return f"{nm(a.racer)} rolled {a.value} for the tie"
     if t == "new_game":

@@ -29,6 +29,7 @@ from companion.games.dodos.actions import (
     Launch,
     Move,
     NewGame,
+    OpenEntries,
     Pay,
     PlayReaction,
     Reveal,
@@ -56,7 +57,7 @@ from companion.games.dodos.setup import track_of
 from companion.games.dodos.tracks import CHALLENGER_DECK
 
 G = dict[str, Any]
-MAX_ENTRIES = 12
+MAX_ENTRIES = 10
 """Entries one window takes (reactions, damage, moves...) before it must be closed: keeps a turn bounded."""
 
 
@@ -237,6 +238,8 @@ def flame(g: G, a: Flame) -> None:
 def _window(g: G, a: Action) -> G:
     _prompt(g, a, "window")
     w = g["window"]
+    if not w["open"]:
+        illegal(a, "open-entries-first", "open the entries first (Reactions and effects)")
     if w["entries"] >= MAX_ENTRIES:
         illegal(a, "entry-limit", f"{MAX_ENTRIES} entries in one window: close it (done) or undo")
     return w
@@ -403,6 +406,13 @@ def discard_power_up(g: G, a: DiscardPowerUp) -> None:
     g["pu_discard"] += 1
 
 
+def open_entries(g: G, a: OpenEntries) -> None:
+    _prompt(g, a, "window")
+    if g["window"]["open"]:
+        illegal(a, "entries-open", "the entries are already open")
+    g["window"]["open"] = True
+
+
 def done(g: G, a: Done) -> None:
     _prompt(g, a, "window")
     if g["window"]["kind"] == "turn":
@@ -429,6 +439,7 @@ HANDLERS = {
     ShortcutRoll: shortcut_roll, GlassJump: glass_jump, GlassFail: glass_fail, Flame: flame,
     PlayReaction: reaction, Pay: pay, Damage: damage_entry, Move: move_entry, Draw: draw_entry,
     Steal: steal, Launch: launch, RollDie: roll_die, DiscardPowerUp: discard_power_up, Done: done,
+    OpenEntries: open_entries,
     TiebreakRoll: tiebreak_roll,
 }
 

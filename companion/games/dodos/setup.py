@@ -28,18 +28,20 @@ MODIFIERS = tuple(f"{b}/{r}/{g}" for b in range(5) for r in range(5) for g in ra
 
 
 def setup_spec() -> SetupSpec:
-    """Players 1-8 (race and Cup 1-6, Derby 8) and the options with their defaults."""
+    """Players 1-8 (the Cup 1-6; 8 players race the Derby) and the options with their defaults."""
     return SetupSpec(1, 8, (
-        SetupOption("mode", "race", ("race", "cup", "derby"),
-                    "single race, Cup Mode (the four tracks in order) or the 8-player Derby"),
+        SetupOption("mode", "race", ("race", "cup"),
+                    "a single race (8 players: the Derby, see eight_players) or Cup Mode (the four tracks)"),
+        SetupOption("eight_players", "derby", ("derby", "race"),
+                    "8 players race the Derby (teams of two, both tracks) or a plain single race"),
         SetupOption("track", "dodino-island", MAPS,
                     "the track of a single race or Derby (the Cup plays all four)"),
         SetupOption("side", "auto", ("auto", "inner", "outer"),
                     "inner or outer track; auto: inner with 5 or more racers and in the Cup, else outer"),
         SetupOption("abilities", True, (True, False),
                     "play with the Racer abilities (opens an end-of-round window)"),
-        SetupOption("challengers", "auto", ("auto", *range(0, MAX_RACERS)),
-                    "Challenger racers run by the companion; auto: 2 with one player, 1 with two, else 0"),
+        SetupOption("extra_challengers", 0, tuple(range(0, MAX_RACERS - 2)),
+                    "Challengers added beyond the ones 1- and 2-player races need (2 and 1)"),
         SetupOption("challenger_cards", "entered", ("entered", "drawn"),
                     "entered: the host enters each Challenger's top card; drawn: the companion draws it"),
         SetupOption("challenger_modifiers", "2/2/1", MODIFIERS,
@@ -113,29 +115,24 @@ def initial(a: NewGame) -> dict[str, Any]:
     if len(set(names)) != len(names):
         raise _illegal(a, "setup", "player names must be distinct")
     opts = resolve_options(a)
-    mode = opts["mode"]
     n = len(names)
+    if not 1 <= n <= 8:
+        raise _illegal(a, "players-1-to-8", f"Dodos Riding Dinos is for 1 to 8 players, got {n}")
+    mode = opts["mode"]
+    if mode == "race" and n == 8 and opts["eight_players"] == "derby":
+        mode = "derby"
+    if mode == "cup" and n > 6:
+        raise _illegal(a, "cup-1-to-6-players", f"the Cup is for 1 to 6 players, got {n}")
     if mode == "derby":
-        if n != 8:
-            raise _illegal(a, "derby-8-players", f"the Derby is the 8-player variant, got {n} players")
-        if opts["challengers"] not in ("auto", 0):
-            raise _illegal(a, "derby-8-players", "the Derby is played by 8 players without Challengers")
+        if opts["extra_challengers"]:
+            raise _illegal(a, "derby-no-challengers", "the Derby is played by 8 players without Challengers")
         ch = 0
     else:
-        if not 1 <= n <= 6:
-            raise _illegal(a, "players-1-to-6", f"a single race or the Cup is for 1 to 6 players, got {n} "
-                                                "(8 players: the Derby)")
-        need = required_challengers(n)
-        ch = need if opts["challengers"] == "auto" else opts["challengers"]
-        if ch < need:
-            raise _illegal(a, "challengers-required",
-                           f"with {n} player{'s' if n > 1 else ''} add at least {need} Challenger"
-                           f"{'s' if need > 1 else ''}, got {ch}")
+        ch = required_challengers(n) + opts["extra_challengers"]
         if n + ch > MAX_RACERS:
             raise _illegal(a, "max-racers", f"{n} players and {ch} Challengers: the 64 Movement cards deal 6 "
                                             f"to at most {MAX_RACERS} racers")
     mods = parse_modifiers(a, opts["challenger_modifiers"], ch) if ch else []
-    opts["challengers"] = ch
     racers = []
     for i, name in enumerate(names):
         side = None

@@ -156,7 +156,7 @@
       return;
     }
     const big = ["glass", "glass_fail", "flame", "shortcut", "challenger_dice", "tiebreak", "challenger_draw"];
-    const cls = big.includes(p.kind) ? "ddr-btn ddr-big" : "ddr-btn";
+    const cls = big.includes(p.kind) || legal.length <= 3 ? "ddr-btn ddr-big" : "ddr-btn";
     if (big.includes(p.kind)) h("div", { class: "ddr-hexprompt" }, box, state.next || "");
     for (const la of legal) {
       const b = h("button", { class: cls + (la.chance ? " ddr-chance" : ""), type: "button" }, box, la.label);

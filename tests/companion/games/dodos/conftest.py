@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from companion.games.dodos import DodosRules, State, state_from_json
-from companion.games.dodos.actions import ChallengerCard, Done, Reveal
+from companion.games.dodos.actions import ChallengerCard, Done, OpenEntries, Reveal
 
 RULES = DodosRules()
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana")
@@ -17,6 +17,12 @@ class Helper:
     rules = RULES
 
     def start(self, players: int = 1, **options: Any) -> State:
+        """A new race; ``challengers=N`` asks for N Challengers in all (the option counts the extra ones)
+        and ``mode="derby"`` is the 8-player race."""
+        if "challengers" in options:
+            options["extra_challengers"] = options.pop("challengers") - {1: 2, 2: 1}.get(players, 0)
+        if options.get("mode") == "derby":
+            options["mode"] = "race"
         return RULES.initial_state({"type": "new_game", "players": list(NAMES[:players]), "options": options})
 
     def g(self, s: State) -> dict[str, Any]:
@@ -33,7 +39,12 @@ class Helper:
         return state_from_json(g)
 
     def run(self, s: State, *actions: Any) -> State:
+        """Apply ``actions``; an entry into a window not yet open opens it first (one more tap)."""
         for a in actions:
+            p = s.dict()["prompt"]
+            w = s.dict()["window"]
+            if p and p["kind"] == "window" and not w["open"] and not isinstance(a, (Done, OpenEntries)):
+                s = RULES.apply(s, OpenEntries())
             s = RULES.apply(s, a)
         return s
 

@@ -38,7 +38,7 @@ def test_derby_base_setup_on_each_track_fifth_player_first_there(h):
 def test_derby_needs_eight_players_and_no_challengers(h):
     with pytest.raises(IllegalAction) as err:
         h.start(8, mode="derby", challengers=1)
-    assert err.value.rule == "derby-8-players"
+    assert err.value.rule == "derby-no-challengers"
 
 
 def test_derby_matched_type_team_advances_one_each(h):

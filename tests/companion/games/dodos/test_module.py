@@ -27,7 +27,7 @@ def test_setup_spec_lists_every_option_with_a_default_among_its_choices():
     spec = RULES.setup_spec()
     assert (spec.min_players, spec.max_players) == (1, 8)
     names = [o.name for o in spec.options]
-    assert {"mode", "track", "side", "abilities", "challengers", "challenger_cards",
+    assert {"mode", "track", "side", "abilities", "extra_challengers", "challenger_cards",
             "challenger_modifiers"} <= set(names)
     assert all(o.default in o.choices for o in spec.options)
     json.dumps(spec.to_json())

@@ -13,6 +13,7 @@ from companion.games.dodos.actions import (
     Draw,
     Launch,
     Move,
+    OpenEntries,
     Pay,
     PlayReaction,
     Reveal,
@@ -22,7 +23,7 @@ from companion.games.dodos.actions import (
 
 
 @pytest.mark.parametrize(("players", "challengers", "expected"), [
-    (1, "auto", [-2, -1, -1]),
+    (1, 2, [-2, -1, -1]),
     (4, 0, [-2, -2, -1, -1]),
     (6, 0, [-3, -3, -2, -2, -1, -1]),
     (5, 0, [-3, -2, -2, -1, -1]),
@@ -50,9 +51,10 @@ def test_six_cards_each_and_the_rest_form_the_movement_deck(h):
 @pytest.mark.parametrize(("players", "needed"), [(1, 2), (2, 1)])
 def test_challengers_required_with_one_or_two_players(h, players, needed):
     assert s_challengers(h.start(players)) == needed
-    with pytest.raises(IllegalAction) as err:
-        h.start(players, challengers=needed - 1)
-    assert err.value.rule == "challengers-required"
+    assert s_challengers(h.start(players, extra_challengers=2)) == needed + 2
+    with pytest.raises(IllegalAction, match="extra_challengers"):  # the required ones cannot be removed
+        h.rules.initial_state({"type": "new_game", "players": ["A", "B"][:players],
+                               "options": {"extra_challengers": -1}})
 
 
 def s_challengers(s):
@@ -69,13 +71,16 @@ def test_max_racers_the_deck_deals_six_to_ten(h):
     assert err.value.rule == "max-racers"
 
 
-def test_players_1_to_6_for_a_race_and_8_for_the_derby(h):
+def test_players_1_to_8_eight_race_the_derby_the_cup_1_to_6(h):
     with pytest.raises(IllegalAction) as err:
-        h.start(7)
-    assert err.value.rule == "players-1-to-6"
+        h.rules.initial_state({"type": "new_game", "players": [str(i) for i in range(9)]})
+    assert err.value.rule == "players-1-to-8"
     with pytest.raises(IllegalAction) as err:
-        h.start(6, mode="derby")
-    assert err.value.rule == "derby-8-players"
+        h.start(7, mode="cup")
+    assert err.value.rule == "cup-1-to-6-players"
+    assert h.start(8).dict()["mode"] == "derby"
+    assert h.start(8, eight_players="race").dict()["mode"] == "race"
+    assert h.start(7).dict()["mode"] == "race"  # no 7-player game in the rulebook: a single race
 
 
 def test_side_auto_inner_for_five_or_more_racers_outer_otherwise(h):
@@ -300,6 +305,19 @@ def test_reactions_any_player_even_off_turn_and_their_effects_can_be_entered(h):
     assert h.hands(s)[:2] == [4, 4]
 
 
+def test_open_entries_first_a_window_offers_end_or_entries(h):
+    s = h.reveal(h.start(2), {0: ("normal", 1), 1: ("normal", 1)}, {2: ("normal", 1)})
+    assert [la.action for la in h.rules.legal_actions(s)] == [Done(), OpenEntries()]
+    with pytest.raises(IllegalAction) as err:
+        h.rules.apply(s, Damage(1, 1))
+    assert err.value.rule == "open-entries-first"
+    s = h.rules.apply(s, OpenEntries())
+    assert Damage(1, 1) in [la.action for la in h.rules.legal_actions(s)]
+    with pytest.raises(IllegalAction) as err:
+        h.rules.apply(s, OpenEntries())
+    assert err.value.rule == "entries-open"
+
+
 def test_reactions_in_running_phase_only(h):
     s = h.to_window(h.reveal(h.start(2), {0: ("normal", 1), 1: ("normal", 1)}, {2: ("normal", 1)}))
     assert s.dict()["window"]["kind"] == "round_end"
@@ -310,7 +328,7 @@ def test_reactions_in_running_phase_only(h):
 
 def test_entry_limit_bounds_a_window(h):
     s = h.reveal(h.start(2), {0: ("normal", 1), 1: ("normal", 1)}, {2: ("normal", 1)})
-    s = h.run(s, *[Draw(0, 1)] * 12)
+    s = h.run(s, *[Draw(0, 1)] * 10)
     with pytest.raises(IllegalAction) as err:
         h.run(s, Draw(0, 1))
     assert err.value.rule == "entry-limit"
@@ -452,7 +470,7 @@ def test_a_challenger_win_is_no_players_win(h):
     s = h.reveal(s, {0: ("normal", 1)}, {1: ("normal", 1), 2: ("normal", 0)})
     s = h.done(h.to_window(s))
     o = h.rules.outcome(s)
-    assert o.winners == () and o.ranking == ((0,),)
+    assert o.winners == () and o.draw and o.ranking == ((0,),)
     assert s.dict()["result"]["winners"] == [1]
 
 
