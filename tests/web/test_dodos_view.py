@@ -4,6 +4,7 @@ table, the entry buttons (a click posts the action), the special-hex prompt as b
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -116,4 +117,23 @@ def test_view_glass_ramp_prompt_as_big_buttons_and_derby_two_tracks(page):
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390
     if os.environ.get("DODOS_SHOT"):
         pg.screenshot(path=os.environ["DODOS_SHOT"], full_page=True)
+    assert not errors, errors
+
+
+def test_view_window_two_big_buttons_then_one_row_per_racer(page):
+    pg, errors = page
+    s = RULES.initial_state({"type": "new_game", "players": ["Ana", "Ben"], "options": {}})
+    for a in (Reveal(0, "normal", 2), Reveal(1, "normal", 1), ChallengerCard(2, "normal", 1)):
+        s = RULES.apply(s, a)
+    show(pg, s)
+    assert pg.locator("button.ddr-big").all_inner_texts() == ["End the turn", "Reactions and effects…"]
+    pg.locator("button", has_text="Reactions and effects").click()
+    assert pg.evaluate("window.sent") == [{"type": "open_entries"}]
+    from companion.games.dodos.actions import OpenEntries
+    show(pg, RULES.apply(s, OpenEntries()))
+    assert pg.locator("button.ddr-big").all_inner_texts() == ["End the turn"]
+    ben = pg.locator(".ddr-row").filter(has=pg.locator(".ddr-row-label", has_text=re.compile("^Ben$")))
+    ben.locator("button", has_text="takes 2 damage").click()
+    assert pg.evaluate("window.sent")[-1] == {"type": "damage", "racer": 1, "cards": 2}
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390
     assert not errors, errors

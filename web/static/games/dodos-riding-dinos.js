@@ -155,6 +155,31 @@
       }
       return;
     }
+    if (p.kind === "window" && legal.length > 3) {  // open entries: "Done" first, then one row per racer
+      const done = legal.find((la) => la.action.type === "done");
+      if (done) h("button", { class: "ddr-btn ddr-big", type: "button" }, box, done.label)
+        .addEventListener("click", send(done.action));
+      const rows = new Map();
+      for (const la of legal) {
+        if (la.action.type === "done") continue;
+        const a = la.action;
+        const who = a.seat !== undefined ? a.seat : a.racer;
+        const name = who !== undefined && state.racers[who] ? state.racers[who].name : "";
+        if (!rows.has(name)) rows.set(name, []);
+        rows.get(name).push(la);
+      }
+      for (const [name, items] of rows) {
+        const row = h("div", { class: "ddr-row" }, box);
+        h("div", { class: "ddr-row-label" }, row, name);
+        const btns = h("div", { class: "ddr-speeds" }, row);
+        for (const la of items) {
+          const text = name && la.label.startsWith(name + " ") ? la.label.slice(name.length + 1) : la.label;
+          h("button", { class: "ddr-btn ddr-entry", type: "button" }, btns, text)
+            .addEventListener("click", send(la.action));
+        }
+      }
+      return;
+    }
     const big = ["glass", "glass_fail", "flame", "shortcut", "challenger_dice", "tiebreak", "challenger_draw"];
     const cls = big.includes(p.kind) || legal.length <= 3 ? "ddr-btn ddr-big" : "ddr-btn";
     if (big.includes(p.kind)) h("div", { class: "ddr-hexprompt" }, box, state.next || "");
