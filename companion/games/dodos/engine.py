@@ -179,7 +179,7 @@ def derby_bonus(g: G) -> list[list[Any]]:
     matched = set()
     for team in range(4):
         a, b = g["racers"][team]["played"], g["racers"][team + 4]["played"]
-        if a and b and a["kind"] == b["kind"]:
+        if a and b and a["kind"] == b["kind"] != "none":
             matched |= {team, team + 4}
             for i in (team, team + 4):
                 g["racers"][i]["stats"]["matched"] += 1

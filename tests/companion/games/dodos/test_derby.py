@@ -47,6 +47,8 @@ def test_derby_matched_type_team_advances_one_each(h):
     assert h.pos(s) == [-1, -1, 0, 0, -1, -1, 0, 0]
     s = reveal_all(h, derby(h), "nannnnnn")  # team 1 (1, 5): a/n: no bonus
     assert h.pos(s)[1] == -2 and h.pos(s)[5] == -2
+    s = reveal_all(h, derby(h), "-nnn-nnn")  # team 0 played no card at all: no match
+    assert h.pos(s)[0] == -2 and h.pos(s)[4] == -2
 
 
 def test_derby_enraged_needs_five_aggressive_cards(h):
