@@ -61,15 +61,21 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            kind = self.schema[f.name][0]
+        names = _FIELDS.get(type(self))
+        if names is None:
+            names = _FIELDS[type(self)] = tuple(f.name for f in fields(self))
+        for name in names:
+            value = getattr(self, name)
+            kind = self.schema[name][0]
             if kind == "names":
                 value = list(value)
             elif kind == "options":
                 value = dict(value)
-            out[f.name] = value
+            out[name] = value
         return out
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,7 +66,7 @@ def legal(g: G) -> list[LegalAction]:
     kind = p["kind"]
     out: list[LegalAction] = []
     if kind == "reveal":
-        for seat in p["pending"]:
+        for seat in p["pending"][:1]:  # entered in turn order (the cards were revealed together)
             racer = g["racers"][seat]
             nm = racer["name"]
             if racer["hand"] > 0:
@@ -176,7 +176,7 @@ def to_move(g: G) -> ToMove:
         return ToMove(())
     kind = p["kind"]
     if kind == "reveal":
-        return ToMove(tuple(p["pending"]))
+        return ToMove(tuple(p["pending"][:1]))
     if kind in ("challenger_draw", "challenger_dice", "shortcut", "tiebreak"):
         return ToMove((CHANCE,))
     if kind == "challenger_card":
@@ -197,7 +197,8 @@ def next_sentence(g: G) -> str:
     kind = p["kind"]
     if kind == "reveal":
         names = ", ".join(_name(g, s) for s in p["pending"])
-        return f"Round {g['round']} scheming: reveal the cards (waiting for {names})"
+        return (f"Round {g['round']} scheming: reveal the cards, then enter {_name(g, p['pending'][0])}'s "
+                f"(still to enter: {names})")
     r = p.get("racer")
     nm = _name(g, r) if isinstance(r, int) else ""
     if kind == "challenger_card":

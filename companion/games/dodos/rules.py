@@ -100,6 +100,9 @@ def reveal(g: G, a: Reveal) -> None:
     racer = _player(g, a, a.seat)
     if a.seat not in p["pending"]:
         illegal(a, "one-card-each", f"{racer['name']} has already revealed a card this round")
+    if a.seat != p["pending"][0]:
+        illegal(a, "reveal-in-turn-order", f"the cards are entered in turn order: "
+                                           f"{_name(g, p['pending'][0])}'s card first")
     if a.kind not in (*KINDS, "none"):
         illegal(a, "scheming-normal-or-aggressive",
                 f"only Normal or Aggressive cards are played in the Scheming phase, got {a.kind!r}")

@@ -54,7 +54,8 @@ class Helper:
     def reveal(self, s: State, cards: dict[int, tuple[str, int]],
                challengers: dict[int, tuple[str, int]] | None = None) -> State:
         """The Scheming phase: players' cards, then each Challenger's top card (host-entered)."""
-        for seat, (kind, speed) in cards.items():
+        for seat in list(s.dict()["prompt"]["pending"]):  # entered in turn order
+            kind, speed = cards[seat]
             s = RULES.apply(s, Reveal(seat, kind, speed))
         for r, (kind, speed) in (challengers or {}).items():
             assert self.prompt(s)["kind"] == "challenger_card", self.prompt(s)
@@ -93,9 +94,8 @@ class Helper:
             edits["deck"] = total - sum(hands)
         s = self.edit(s, **edits)
         g = s.dict()
-        for i, r in enumerate(g["racers"]):
-            if not r["challenger"]:
-                s = self.run(s, Reveal(i, "normal", 0))
+        for i in list(g["prompt"]["pending"]):
+            s = self.run(s, Reveal(i, "normal", 0))
         for i, r in enumerate(g["racers"]):
             if r["challenger"]:
                 s = self.run(s, ChallengerCard(i, "normal", 0))

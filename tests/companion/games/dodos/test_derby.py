@@ -14,10 +14,10 @@ def derby(h, **opts):
 
 
 def reveal_all(h, s, kinds="nnnnnnnn", speed=0):
-    for seat, k in enumerate(kinds):
-        if seat in h.prompt(s)["pending"]:
-            kind = {"n": "normal", "a": "aggressive", "-": "none"}[k]
-            s = h.run(s, Reveal(seat, kind, speed if k != "-" else 0))
+    for seat in list(h.prompt(s)["pending"]):
+        k = kinds[seat]
+        kind = {"n": "normal", "a": "aggressive", "-": "none"}[k]
+        s = h.run(s, Reveal(seat, kind, speed if k != "-" else 0))
     return s
 
 

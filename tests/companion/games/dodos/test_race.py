@@ -121,11 +121,15 @@ def test_one_card_each_per_round(h):
     assert err.value.rule == "one-card-each"
 
 
-def test_cards_are_revealed_together_challengers_after_the_players(h):
-    s = h.start(2)
-    assert h.rules.to_move(s).seats == (0, 1)
+def test_cards_are_revealed_together_entered_in_turn_order_challengers_after_the_players(h):
+    s = h.edit(h.start(2), marker=1)
+    s = h.edit(s, prompt={"kind": "reveal", "pending": [1, 0]})
+    assert h.rules.to_move(s).seats == (1,)
+    with pytest.raises(IllegalAction) as err:
+        h.run(s, Reveal(0, "normal", 2))
+    assert err.value.rule == "reveal-in-turn-order"
     s = h.run(s, Reveal(1, "normal", 2))
-    assert h.prompt(s)["kind"] == "reveal"
+    assert h.prompt(s)["kind"] == "reveal" and h.rules.to_move(s).seats == (0,)
     s = h.run(s, Reveal(0, "normal", 2))
     assert h.prompt(s) == {"kind": "challenger_card", "racer": 2}
 
