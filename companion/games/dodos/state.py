@@ -21,6 +21,8 @@ KEYS = ("game", "players", "phase", "options", "mode", "race", "track", "side", 
         "discard", "pu_deck", "pu_discard", "fans_reserve", "racers", "queue", "prompt", "walk", "window",
         "turn", "first_across", "leaders", "races", "result", "tiebreak", "log")
 PHASES = ("scheming", "running", "round_end", "race_start", "race_end", "over")
+DERIVED = frozenset({"view", "legal", "to_move", "next", "outcome", "title", "scoring", "expected"})
+"""Keys the state's JSON may carry that are derived (``view``) or added by the platform's API: ignored."""
 RACER_KEYS = ("name", "seat", "challenger", "mods", "side", "team", "p", "route", "hand", "played", "enraged",
               "damage", "finished", "fans", "power_ups", "stats")
 
@@ -76,7 +78,7 @@ def state_from_json(data: Any) -> State:
     """Rebuild a state from ``State.to_json()``; raise StateFormatError naming the bad field."""
     if not isinstance(data, dict):
         raise StateFormatError("a state must be a JSON object")
-    g = {k: v for k, v in data.items() if k != "view"}
+    g = {k: v for k, v in data.items() if k not in DERIVED}
     for key in g:
         if key not in KEYS:
             raise StateFormatError(f"unknown state field {key!r}")
