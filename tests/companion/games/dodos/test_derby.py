@@ -142,3 +142,14 @@ def test_derby_team_with_the_furthest_racer_wins(h):
                r1={"p": ni + 4, "finished": True}, r5={"p": no - 2})
     s = _round(h, reveal_all(h, s, "nnnnnnnn", speed=4))
     assert s.dict()["result"]["winners"] == [1, 5]
+
+
+def test_derby_fireballs_hit_only_racers_on_the_flame_racers_track(h):
+    from companion.games.dodos.actions import Flame
+    t = h.edit(derby(h, track="ignis-volcano"), r0={"p": 3}, r1={"p": 8}, r4={"p": 6})
+    t = reveal_all(h, t, "nnnnaaaa", speed=3)
+    assert h.prompt(t) == {"kind": "flame", "racer": 0}
+    before = h.hands(t)
+    t = h.run(t, Flame("fireballs"))
+    after = h.hands(t)
+    assert after[1] == before[1] - 1 and after[4] == before[4]  # Ben (inner) hit, Eli (outer) not
