@@ -29,10 +29,12 @@ def games_registry() -> Mapping[str, GameModule]:
     """Build the read-only registry ``{name: rules}`` of every available game."""
     from companion.games.dingo_cards import DingoCardsRules
     from companion.games.dingo_disc import DINGO_DISC
+    from companion.games.dodos import DodosRules
 
     modules: list[GameModule] = [
         DINGO_DISC,
         DingoCardsRules(),
+        DodosRules(),
     ]
     return MappingProxyType({m.name: m for m in modules})
 
