@@ -141,6 +141,7 @@ def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: b
     damping = rng.uniform(0.05, 0.3)
     creep_ms = rng.uniform(250, 800) if creep else 0.0
     creep_rad = math.radians(rng.uniform(0.15, 0.5)) if creep else 0.0
+    creep_frac = rng.uniform(0.08, 0.25) if creep else 0.0
     if kind == "pedestal":
         com = rng.uniform(2, 12)
         return Support(
@@ -159,6 +160,7 @@ def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: b
             damping,
             creep_ms,
             creep_rad,
+            creep_frac,
         )
     if kind == "pivot":
         com = rng.uniform(5, 25)
@@ -180,6 +182,7 @@ def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: b
             damping,
             creep_ms,
             creep_rad,
+            creep_frac,
         )
     if kind == "rocker":
         curve = rng.uniform(5, 30)
@@ -200,6 +203,7 @@ def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: b
             damping,
             creep_ms,
             creep_rad,
+            creep_frac,
         )
     raise ValueError(f"unknown support kind {kind!r} (pedestal, pivot, rocker)")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.sensing.layout import DiscLayout
 from hardware.sim_alt.loads import LoadTimeline
@@ -240,10 +240,13 @@ class Table:
             # the placing hand's other fingers rest on the far side of the disc while the finger presses
             r = math.hypot(x, y) or 1.0
             far = rng.uniform(90, 140)
-            prof = [v / max(peak, 1.0) * rng.uniform(15, 60) for v in press.values]
-            touches.append(
-                Force(press.t0, prof, -x / r * far + rng.gauss(0, 10), -y / r * far + rng.gauss(0, 10))
-            )
+            level = rng.uniform(15, 60)
+            pre = int(rng.uniform(120, 250) / STEP_MS)   # on the disc before the pawn touches down
+            top = press.values.index(max(press.values))
+            prof = [level * _edge(k, 12) for k in range(pre)]
+            prof += [level if j <= top else level * v / max(press.values) for j, v in enumerate(press.values)]
+            touches.append(Force(press.t0 - pre * STEP_MS, prof, -x / r * far + rng.gauss(0, 10),
+                                 -y / r * far + rng.gauss(0, 10)))
         # when does the disc lose its balance? scan the press on the grid
         before = list(self.pawns)
         after = before + [pawn]
@@ -310,22 +313,16 @@ class Table:
         return False
 
     def _creep_onset(self, pawns: list[Pawn], t_from: float) -> tuple[float | None, float | None]:
-        """A compliant top: the disc leans slowly towards the moment and tips if the lean carries it over."""
+        """A compliant top creeps under the load: its holding edge retreats by up to ``creep_frac`` of the
+        hold (time constant ``creep_ms``); a disc loaded within that margin tips once the edge has gone."""
         sup = self.sup
         mx, my = self.moment(pawns)
-        m = math.hypot(mx, my)
         hold = sup.hold(self.weight(pawns))
-        ratio = m / hold if hold else 0.0
-        if ratio < 0.9:
+        ratio = math.hypot(mx, my) / hold if hold else 0.0
+        if ratio < 1 - sup.creep_frac or ratio > 1:
             return None, None
-        lean_eq = sup.creep_rad * ratio
-        # the lean moves the centre of mass outwards by about (height) * lean
-        lever = self.b.disc_mass_g * sup.com_mm + sum(p.mass for p in pawns) * (sup.top_mm + 6)
-        need = (hold - m) / max(lever, 1.0)  # lean at which the moment passes the hold
-        if need >= lean_eq:
-            return None, None
-        t_c = -sup.creep_ms * math.log(1 - need / lean_eq)
-        return t_from + t_c, t_from
+        t_c = -sup.creep_ms * math.log(max(1e-6, 1 - (1 - ratio) / sup.creep_frac))
+        return t_from + max(t_c, 20.0), t_from
 
     def slide_off(self, pawn: Pawn, delay_ms: float) -> None:
         """A pawn set at the rim creeps off alone (no tip): its weight moves outwards and leaves."""
@@ -450,21 +447,22 @@ class Table:
         self._step_pawns(t0, pawns, -1)  # from here the episode's loads stand for the disc and its pawns
         th0, om0 = 0.0, 0.0
         if creep_from is not None:
-            # the slow lean on the compliant top, recorded as part of the episode
-            lean_eq = sup.creep_rad * norm / max(sup.hold(self.weight(pawns)), 1.0)
+            # the slow lean into the compliant top, recorded as part of the episode; the tip then
+            # starts about the edge the creep has moved inwards
+            hold = sup.hold(self.weight(pawns))
+            lean_eq = sup.creep_rad * norm / max(hold, 1.0)
+            lever = self.b.disc_mass_g * sup.com_mm + sum(p.mass for p in pawns) * (sup.top_mm + 6)
             n_c = int((onset - creep_from) / STEP_MS)
-            f_l, mu_l, mv_l = [], [], []
-            for k in range(n_c):
-                lean = lean_eq * (1 - math.exp(-(k * STEP_MS) / sup.creep_ms))
-                shift = lean * (
-                    self.b.disc_mass_g * sup.com_mm + sum(p.mass for p in pawns) * (sup.top_mm + 6)
-                )
-                f_l.append(sum(p.mass for p in pawns))
-                mu_l.append(norm + shift)
-                mv_l.append(0.0)
+            mass = sum(p.mass for p in pawns)
+            f_l = [mass] * n_c
+            mu_l = [norm + lean_eq * (1 - math.exp(-(k * STEP_MS) / sup.creep_ms)) * lever
+                    for k in range(n_c)]
+            self._write(creep_from, f_l, mu_l, [0.0] * n_c, ux, uy)
             th0 = lean_eq * (1 - math.exp(-(onset - creep_from) / sup.creep_ms))
             om0 = (lean_eq - th0) / (sup.creep_ms / 1000)
-            self._write(creep_from, f_l, mu_l, mv_l, ux, uy)
+            crept = 1 - sup.creep_frac * (1 - math.exp(-(onset - creep_from) / sup.creep_ms))
+            scale = max(0.0, min(crept, norm / max(hold, 1.0)) - 0.01)
+            sup = replace(sup, flat_mm=sup.flat_mm * scale, preload_gmm=sup.preload_gmm * scale)
         integ = Integrator(sup, bodies, ext, onset, th0=max(th0, 1e-7), om0=om0)
         still = 0
         end_kind = "timeout"
@@ -677,16 +675,23 @@ class Table:
             "lift": -rng.uniform(20, 150),
         }[kind]
         dur = duration_ms if duration_ms is not None else rng.uniform(300, 6000)
-        for _ in range(40):
+        mx, my = self.moment()
+        wander = 6.0
+        if kind == "lift":
+            # fingers grip the rim and lift: the grip holds the disc level (it can pull and twist)
             a = rng.uniform(0, 2 * math.pi)
-            r = rng.uniform(135, 148) if kind == "lift" else rng.uniform(20, 140)
+            r = rng.uniform(135, 148)
             x, y = r * math.cos(a), r * math.sin(a)
-            if self.balanced(self.pawns, 0.9, (force * 1.3, x, y)) and self.balanced(
-                self.pawns, 0.9, (force * 0.7, x, y)
-            ):
-                break
         else:
-            return False
+            # pressing only (it cannot pull): a steadying hand's centre of pressure lies where the disc
+            # stays level, i.e. it balances the pawns' moment within what the support holds
+            room = self.sup.hold(self.weight() + force) / force
+            a = rng.uniform(0, 2 * math.pi)
+            e = rng.uniform(0, 0.4) * room
+            x, y = -mx / force + e * math.cos(a), -my / force + e * math.sin(a)
+            if math.hypot(x, y) > 140:
+                return False
+            wander = min(6.0, 0.15 * room)
         self.t += rng.uniform(200, 600)
         n = max(6, int(dur / STEP_MS))
         up, down = rng.uniform(60, 300) / STEP_MS, rng.uniform(60, 300) / STEP_MS
@@ -704,8 +709,8 @@ class Table:
                 * (1 + 0.2 * math.sin(2 * math.pi * wf * tt + wp) + ta * math.sin(2 * math.pi * tf * tt + tp))
             )
         prof[-1] = 0.0
-        xs = [x + 6 * math.sin(2 * math.pi * 0.3 * k * STEP_MS / 1000) for k in range(n + 1)]
-        ys = [y + 6 * math.cos(2 * math.pi * 0.3 * k * STEP_MS / 1000) for k in range(n + 1)]
+        xs = [x + wander * math.sin(2 * math.pi * 0.3 * k * STEP_MS / 1000) for k in range(n + 1)]
+        ys = [y + wander * math.cos(2 * math.pi * 0.3 * k * STEP_MS / 1000) for k in range(n + 1)]
         self.tl.add_point_force(self.t, prof, xs, ys)
         end = self.t + n * STEP_MS
         self.truth.append(
