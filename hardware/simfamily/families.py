@@ -186,7 +186,7 @@ def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: b
         )
     if kind == "rocker":
         curve = rng.uniform(5, 30)
-        com = curve + rng.uniform(15, 40)  # above the centre of curvature: it goes over
+        com = curve + rng.uniform(15, 55)  # above the centre of curvature: it goes over
         return Support(
             kind,
             rng.uniform(2.0, 5.0),
