@@ -68,7 +68,7 @@ def test_residual_moment_of_a_tipped_empty_disc_spans_hundreds_to_thousands() ->
             build = draw_build(FAMILIES[name], random.Random(f"{name}/{seed}"))
             sup = build.support
             half = build.disc_mass_g / 2
-            x = half * sup.place(75, sup.com_mm, sup.stop_rad)[0] + half * sup.place(-75, sup.com_mm, sup.stop_rad)[0]
+            x = sum(half * sup.place(s, sup.com_mm, sup.stop_rad)[0] for s in (75, -75))
             moments.append(abs(x))
     assert min(moments) < 700
     assert max(moments) > 7000
