@@ -95,7 +95,8 @@ def _spare(table: Table, size: str, x: float, y: float) -> float:
 
 
 def _finish(rig: Rig, name: str, seed: int, fault: CellFault | None = None) -> Scenario:
-    meta = rig.meta("failure_mode", seed, DURATION_MS / 60000)
+    rig.duration_ms = max(rig.duration_ms, rig.table.t + 3000)  # the whole episode, settled
+    meta = rig.meta("failure_mode", seed, rig.duration_ms / 60000)
     meta["failure_mode"] = name
     return rig.finish(meta, rig.sample(fault=fault))
 
@@ -316,7 +317,7 @@ def _tip_with(
             a = angle + math.pi + rng.uniform(-0.3, 0.3)
             table.place("medium", r * math.cos(a), r * math.sin(a), press_g=1, slide_ok=False)
             tan_stop = math.tan(table.sup.stop_rad)
-            table.pawns[-1].mu_s, table.pawns[-1].mu_k = 0.8 * tan_stop, 0.75 * tan_stop
+            table.pawns[-1].mu_s, table.pawns[-1].mu_k = 0.97 * tan_stop, 0.93 * tan_stop
             table.t += 800
         _load_towards(table, angle, 0.7)
         for _ in range(3):  # a few pawns near the low rim, ready to go
@@ -400,9 +401,8 @@ def survivors_slide_downhill(
         noise_g,
         _has("moved"),
         uphill=2,
-        support="pivot",
-        spring_gmm_per_rad=4000.0,
-        preload_gmm=1400.0,
+        support="pedestal",
+        rim="felt",
     )
 
 
