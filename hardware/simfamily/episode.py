@@ -23,7 +23,7 @@ def run_episode(
     ext: Callable[[float], list],
     relevel: bool = True,
 ) -> tuple[str, float | None]:
-    """Integrate until the episode is over: (its end, ``level``|``relevel``|``tipped``|``timeout``; relevel start)."""
+    """Integrate until the episode is over; returns (how it ended, when a hand began to re-level it)."""
     sup = integ.sup
     still = 0
     end_kind = "timeout"
