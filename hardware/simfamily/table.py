@@ -154,18 +154,25 @@ class Table:
             r_p = max(math.hypot(x, y), 20.0)
             spare = sup.hold(self.weight() + pawn.mass) - math.hypot(mx0 + pawn.mass * x, my0 + pawn.mass * y)
             peak = min(
-                rng.uniform(20, 250), max(3.0, spare / r_p * rng.uniform(0.15, 0.95)) + rng.uniform(0, 3)
+                rng.uniform(20, 250), max(3.0, spare / r_p * rng.uniform(0.1, 0.85)) + rng.uniform(0, 3)
             )
+            if rng.random() < 0.03:  # a heavy-handed player presses as hard as ever, wherever
+                peak = rng.uniform(20, 250)
         dur = press_ms if press_ms is not None else rng.uniform(80, 700)
         press = Force(
             t_on - rng.uniform(0, 20), press_profile(rng, peak, dur), x + rng.gauss(0, 2), y + rng.gauss(0, 2)
         )
         touches = [press]
         if steady if steady is not None else rng.random() < self.b.steady_place:
-            # the placing hand's other fingers rest on the far side of the disc while the finger presses
-            r = math.hypot(x, y) or 1.0
+            # the placing hand's other fingers rest on the disc, on the side away from where it would go,
+            # pressing about as much as it takes to keep it level (15-60 g at most)
+            mx1, my1 = self.moment(self.pawns)
+            mx1 += pawn.mass * x + peak * x
+            my1 += pawn.mass * y + peak * y
+            m1 = math.hypot(mx1, my1) or 1.0
             far = rng.uniform(90, 140)
-            level = rng.uniform(15, 60)
+            need = (m1 - 0.5 * sup.hold(self.weight() + pawn.mass + peak)) / far
+            level = min(rng.uniform(15, 60), max(0.0, need) + rng.uniform(0, 4))
             pre = int(rng.uniform(120, 250) / STEP_MS)  # on the disc before the pawn touches down
             top = press.values.index(max(press.values))
             prof = [level * edge(k, 12) for k in range(pre)]
@@ -174,8 +181,8 @@ class Table:
                 Force(
                     press.t0 - pre * STEP_MS,
                     prof,
-                    -x / r * far + rng.gauss(0, 10),
-                    -y / r * far + rng.gauss(0, 10),
+                    -mx1 / m1 * far + rng.gauss(0, 10),
+                    -my1 / m1 * far + rng.gauss(0, 10),
                 )
             )
         # when does the disc lose its balance? scan the press on the grid
@@ -234,7 +241,9 @@ class Table:
                 self._add_force(lower)
                 self.tl.step(t_on, pawn.mass, pawn.mass * x, pawn.mass * y)
                 self.pawns.append(pawn)
-            when = "press" if onset < release - 10 else ("creep" if creep_from is not None else "release")
+            peak_t = touches[0].t0 + touches[0].values.index(max(touches[0].values)) * STEP_MS
+            steadied = len(touches) > 1 and onset >= peak_t
+            when = "creep" if creep_from is not None else ("release" if steadied else "press")
             ext = [fc for fc in touches if fc.end > onset]
             self.tip(onset, ext, cause=when, creep_from=creep_from)
             return True
