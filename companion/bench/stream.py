@@ -78,6 +78,7 @@ class Client(threading.Thread):
         self.arrivals: dict[float, tuple[float, float]] = {}  # entry "at" -> (arrival time, at)
         self.connected = threading.Event()
         self.sensing: dict = {}
+        self.live: list[tuple[float, bool]] = []  # (arrival time, disc still and level) per live message
         self._sock = None
 
     def run(self) -> None:
@@ -97,6 +98,9 @@ class Client(threading.Thread):
                     kind = text[7:]
                 elif text.startswith("data: ") and kind == "live":
                     self.sensing = json.loads(text[6:]).get("sensing") or {}
+                    level = bool(self.sensing.get("still")) and self.sensing.get("tilt", 1) < 0.05
+                    self.live.append((time.time(), level))
+                    del self.live[:-200]
                 elif text.startswith("data: ") and kind == "change":
                     now = time.time()
                     for entry in json.loads(text[6:]).get("events", []):
@@ -149,16 +153,35 @@ def _request(port: int, method: str, path: str, pin: str | None = None) -> dict:
     return data
 
 
-def _wait_level(reader: Client, timeout_s: float = 15.0) -> None:
-    """Wait until the disc is still (after the previous knock), from the live stream."""
+LEVEL_FOR_S = 1.0  # the disc must read still and level this long before the next knock
+
+
+def _wait_level(reader: Client, since: float | None = None, timeout_s: float = 15.0) -> None:
+    """Wait until the disc is still and level again after the knock whose ``tipped`` arrived at ``since``.
+
+    Only live messages that arrived after the ``tipped`` count: the disc must first be seen
+    tipped (not still or not level) — or 2 s must have passed — and then fresh live messages
+    must show it still and level for a whole second (``LEVEL_FOR_S``), as a player would wait.
+    (Reading the last live view alone once let the next knock go out ~0.2 s after a ``tipped``,
+    while the view was still the one from before the tip, and the knock found the disc tipped.)
+    """
     deadline = time.monotonic() + timeout_s
-    stills = 0
     while time.monotonic() < deadline:
-        sensing = reader.sensing
-        stills = stills + 1 if sensing.get("still") and sensing.get("tilt", 1) < 0.05 else 0
-        if stills >= 3:
+        fresh = [(at, level) for at, level in list(reader.live) if since is None or at > since]
+        if since is not None:
+            gone = next((i for i, (_, level) in enumerate(fresh) if not level), None)
+            if gone is None and time.time() - since < 2.0:
+                time.sleep(0.05)
+                continue
+            fresh = fresh[gone + 1:] if gone is not None else fresh
+        run = 0
+        for _, level in reversed(fresh):
+            if not level:
+                break
+            run += 1
+        if run >= 3 and fresh[-1][0] - fresh[-run][0] >= LEVEL_FOR_S:
             return
-        time.sleep(0.1)
+        time.sleep(0.05)
 
 
 def measure(clients: int, events: int, idle_s: float) -> dict:
@@ -181,8 +204,9 @@ def measure(clients: int, events: int, idle_s: float) -> dict:
             end_to_end: list[float] = []
             stream_only: list[float] = []
             missed = 0
+            last_tip: float | None = None
             for _ in range(events):
-                _wait_level(readers[0])
+                _wait_level(readers[0], last_tip)
                 t0 = time.time()
                 _request(port, "POST", "/api/sim/knock", pin)
                 deadline = time.monotonic() + 5
@@ -193,11 +217,13 @@ def measure(clients: int, events: int, idle_s: float) -> dict:
                     time.sleep(0.005)
                 else:
                     missed += 1
+                    last_tip = time.time()  # wait for a fresh level view before the next knock
                     continue
                 for arrivals in got:
                     arrival, at = arrivals[0]
                     end_to_end.append((arrival - t0) * 1000)
                     stream_only.append((arrival - at) * 1000)
+                last_tip = max(arrivals[0][0] for arrivals in got)
                 for r in readers:
                     r.arrivals.clear()
             stream_cpu = (_proc_cpu_s(proc.pid) - c0) / (time.monotonic() - w0) * 100

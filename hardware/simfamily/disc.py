@@ -55,7 +55,8 @@ class Support:
     rim_zeta: float  # damping ratio of the rim contact
     damping: float  # viscous damping of the support, fraction of critical at the stop
     creep_ms: float = 0.0  # compliant top: viscoelastic time constant (0: rigid)
-    creep_rad: float = 0.0  # compliant top: lean at the hold limit
+    creep_rad: float = 0.0  # compliant top: lean (rad) into it at the hold limit
+    creep_frac: float = 0.0  # compliant top: share of the hold lost as it creeps under a load
 
     def hold(self, weight_g: float) -> float:
         """Largest moment (g*mm) the level disc carries: the flat top plus the spring preload."""

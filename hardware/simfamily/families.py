@@ -26,7 +26,7 @@ class Family:
     clock: str = "free"  # free | sync | mixed
     rims: tuple[str, ...] = ("hard", "felt")
     creep: float = 0.0  # share of tables with a compliant (creeping) support top
-    steady_place: float = 0.1  # share of placements with a steadying touch
+    steady_place: float = 0.3  # share of placements with a steadying touch
     calib_pct: tuple[float, float] = (0.2, 2.0)  # header calibration error per cell (|%|)
     mount_mm: float = 2.0  # sd of each cell's real position off the header's (per axis)
     rate_error: float = 0.03  # +- relative error of each HX711's oscillator
@@ -77,7 +77,7 @@ FAMILIES: dict[str, Family] = {
             clock="mixed",
             rims=("felt",),
             creep=1.0,
-            steady_place=0.3,
+            steady_place=0.5,
             calib_pct=(1.0, 2.0),
             mount_mm=3.0,
         ),
@@ -88,7 +88,7 @@ FAMILIES: dict[str, Family] = {
             clock="free",
             rims=("ringing", "bounce"),
             creep=0.3,
-            steady_place=0.2,
+            steady_place=0.3,
             calib_pct=(1.0, 2.0),
             mount_mm=3.0,
             rate_error=0.04,
@@ -119,7 +119,7 @@ class Build:
     clock: str  # free | sync
     steady_place: float
     pinch_ms: tuple[float, float]
-    mu_range: tuple[float, float] = (0.08, 0.35)
+    mu_range: tuple[float, float] = (0.05, 0.35)
     extra: dict = field(default_factory=dict)
 
 
@@ -141,6 +141,7 @@ def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: b
     damping = rng.uniform(0.05, 0.3)
     creep_ms = rng.uniform(250, 800) if creep else 0.0
     creep_rad = math.radians(rng.uniform(0.15, 0.5)) if creep else 0.0
+    creep_frac = rng.uniform(0.15, 0.35) if creep else 0.0
     if kind == "pedestal":
         com = rng.uniform(2, 12)
         return Support(
@@ -159,6 +160,7 @@ def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: b
             damping,
             creep_ms,
             creep_rad,
+            creep_frac,
         )
     if kind == "pivot":
         com = rng.uniform(5, 25)
@@ -180,10 +182,11 @@ def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: b
             damping,
             creep_ms,
             creep_rad,
+            creep_frac,
         )
     if kind == "rocker":
         curve = rng.uniform(5, 30)
-        com = curve + rng.uniform(15, 40)  # above the centre of curvature: it goes over
+        com = curve + rng.uniform(15, 55)  # above the centre of curvature: it goes over
         return Support(
             kind,
             rng.uniform(2.0, 5.0),
@@ -200,6 +203,7 @@ def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: b
             damping,
             creep_ms,
             creep_rad,
+            creep_frac,
         )
     raise ValueError(f"unknown support kind {kind!r} (pedestal, pivot, rocker)")
 

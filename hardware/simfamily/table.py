@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import replace
 
 from companion.sensing.layout import DiscLayout
 from hardware.sim_alt.loads import LoadTimeline
 from hardware.sim_alt.transients import bump_profile
+from hardware.simfamily.contacts import Force, Pawn, edge, on_line, press_profile, release_now
 from hardware.simfamily.disc import (
     DISC_RADIUS,
     PAWN_FOOT_MM,
@@ -29,87 +30,11 @@ from hardware.simfamily.disc import (
     G,
     Integrator,
     disc_bodies,
-    min_jerk,
 )
+from hardware.simfamily.episode import run_episode
 from hardware.simfamily.families import Build
 
 SIZES = ("small", "medium", "large")
-
-
-def on_line(layout: DiscLayout, x: float, y: float, radius: float) -> bool:
-    """Whether a pawn footprint at (x, y) touches a ring or zone line, the centre disc or the rim."""
-    return layout.locate(x, y, radius) == (None, None)
-
-
-def _edge(k: float, n: float) -> float:
-    if n <= 0:
-        return 1.0
-    return 0.5 - 0.5 * math.cos(math.pi * min(1.0, max(0.0, k / n)))
-
-
-@dataclass
-class Pawn:
-    """A pawn on the level disc (x, y) with its own mass and friction."""
-
-    pid: int
-    size: str
-    mass: float
-    x: float
-    y: float
-    mu_s: float
-    mu_k: float
-
-
-@dataclass
-class Force:
-    """A point force profile on the grid (down positive), at a fixed point of the level disc."""
-
-    t0: float  # ms of the first grid value
-    values: list[float]
-    x: float
-    y: float
-
-    def at(self, t: float) -> float:
-        i = int(round((t - self.t0) / STEP_MS))
-        return self.values[i] if 0 <= i < len(self.values) else 0.0
-
-    @property
-    def end(self) -> float:
-        return self.t0 + (len(self.values) - 1) * STEP_MS
-
-
-def press_profile(rng: random.Random, peak: float, dur_ms: float) -> list[float]:
-    """A finger press: 10-50 ms attack, a sagging or growing plateau with 6-12 Hz tremor, 20-90 ms release."""
-    n = max(4, int(dur_ms / STEP_MS))
-    att, rel = rng.uniform(10, 50) / STEP_MS, rng.uniform(20, 90) / STEP_MS
-    if att + rel > n:
-        att = rel = n / 2
-    trend, trem, fr, ph = (
-        rng.uniform(-0.3, 0.2),
-        rng.uniform(0.0, 0.1),
-        rng.uniform(6, 12),
-        rng.uniform(0, 6.3),
-    )
-    out = [
-        max(
-            0.0,
-            peak
-            * (1 + trend * k / n)
-            * (1 + trem * math.sin(2 * math.pi * fr * k * STEP_MS / 1000 + ph))
-            * _edge(k, att)
-            * _edge(n - k, rel),
-        )
-        for k in range(n + 1)
-    ]
-    out[-1] = 0.0
-    return out
-
-
-def release_now(values: list[float], k: int, rng: random.Random) -> list[float]:
-    """Cut a press short at index ``k``: the finger lets go over 20-60 ms from there."""
-    rel = max(2, int(rng.uniform(20, 60) / STEP_MS))
-    level = values[min(k, len(values) - 1)]
-    return values[:k] + [level * _edge(rel - j, rel) for j in range(rel)] + [0.0]
 
 
 class Table:
@@ -219,7 +144,7 @@ class Table:
         self.t += rng.uniform(300, 900)
         pawn = self.new_pawn(size, x, y)
         n_low = max(1, int(rng.uniform(20, 80) / STEP_MS))
-        lower = Force(self.t, [pawn.mass * _edge(k, n_low) for k in range(n_low)], x, y)
+        lower = Force(self.t, [pawn.mass * edge(k, n_low) for k in range(n_low)], x, y)
         t_on = self.t + n_low * STEP_MS
         if press_g is not None:
             peak = press_g
@@ -229,20 +154,36 @@ class Table:
             r_p = max(math.hypot(x, y), 20.0)
             spare = sup.hold(self.weight() + pawn.mass) - math.hypot(mx0 + pawn.mass * x, my0 + pawn.mass * y)
             peak = min(
-                rng.uniform(20, 250), max(3.0, spare / r_p * rng.uniform(0.15, 0.95)) + rng.uniform(0, 3)
+                rng.uniform(20, 250), max(3.0, spare / r_p * rng.uniform(0.1, 0.85)) + rng.uniform(0, 3)
             )
+            if rng.random() < 0.03:  # a heavy-handed player presses as hard as ever, wherever
+                peak = rng.uniform(20, 250)
         dur = press_ms if press_ms is not None else rng.uniform(80, 700)
         press = Force(
             t_on - rng.uniform(0, 20), press_profile(rng, peak, dur), x + rng.gauss(0, 2), y + rng.gauss(0, 2)
         )
         touches = [press]
         if steady if steady is not None else rng.random() < self.b.steady_place:
-            # the placing hand's other fingers rest on the far side of the disc while the finger presses
-            r = math.hypot(x, y) or 1.0
+            # the placing hand's other fingers rest on the disc, on the side away from where it would go,
+            # pressing about as much as it takes to keep it level (15-60 g at most)
+            mx1, my1 = self.moment(self.pawns)
+            mx1 += pawn.mass * x + peak * x
+            my1 += pawn.mass * y + peak * y
+            m1 = math.hypot(mx1, my1) or 1.0
             far = rng.uniform(90, 140)
-            prof = [v / max(peak, 1.0) * rng.uniform(15, 60) for v in press.values]
+            need = (m1 - 0.5 * sup.hold(self.weight() + pawn.mass + peak)) / far
+            level = min(rng.uniform(15, 60), max(0.0, need) + rng.uniform(0, 4))
+            pre = int(rng.uniform(120, 250) / STEP_MS)  # on the disc before the pawn touches down
+            top = press.values.index(max(press.values))
+            prof = [level * edge(k, 12) for k in range(pre)]
+            prof += [level if j <= top else level * v / max(press.values) for j, v in enumerate(press.values)]
             touches.append(
-                Force(press.t0, prof, -x / r * far + rng.gauss(0, 10), -y / r * far + rng.gauss(0, 10))
+                Force(
+                    press.t0 - pre * STEP_MS,
+                    prof,
+                    -mx1 / m1 * far + rng.gauss(0, 10),
+                    -my1 / m1 * far + rng.gauss(0, 10),
+                )
             )
         # when does the disc lose its balance? scan the press on the grid
         before = list(self.pawns)
@@ -300,7 +241,9 @@ class Table:
                 self._add_force(lower)
                 self.tl.step(t_on, pawn.mass, pawn.mass * x, pawn.mass * y)
                 self.pawns.append(pawn)
-            when = "press" if onset < release - 10 else ("creep" if creep_from is not None else "release")
+            peak_t = touches[0].t0 + touches[0].values.index(max(touches[0].values)) * STEP_MS
+            steadied = len(touches) > 1 and onset >= peak_t
+            when = "creep" if creep_from is not None else ("release" if steadied else "press")
             ext = [fc for fc in touches if fc.end > onset]
             self.tip(onset, ext, cause=when, creep_from=creep_from)
             return True
@@ -310,22 +253,16 @@ class Table:
         return False
 
     def _creep_onset(self, pawns: list[Pawn], t_from: float) -> tuple[float | None, float | None]:
-        """A compliant top: the disc leans slowly towards the moment and tips if the lean carries it over."""
+        """A compliant top creeps under the load: its holding edge retreats by up to ``creep_frac`` of the
+        hold (time constant ``creep_ms``); a disc loaded within that margin tips once the edge has gone."""
         sup = self.sup
         mx, my = self.moment(pawns)
-        m = math.hypot(mx, my)
         hold = sup.hold(self.weight(pawns))
-        ratio = m / hold if hold else 0.0
-        if ratio < 0.9:
+        ratio = math.hypot(mx, my) / hold if hold else 0.0
+        if ratio < 1 - sup.creep_frac or ratio > 1:
             return None, None
-        lean_eq = sup.creep_rad * ratio
-        # the lean moves the centre of mass outwards by about (height) * lean
-        lever = self.b.disc_mass_g * sup.com_mm + sum(p.mass for p in pawns) * (sup.top_mm + 6)
-        need = (hold - m) / max(lever, 1.0)  # lean at which the moment passes the hold
-        if need >= lean_eq:
-            return None, None
-        t_c = -sup.creep_ms * math.log(1 - need / lean_eq)
-        return t_from + t_c, t_from
+        t_c = -sup.creep_ms * math.log(max(1e-6, 1 - (1 - ratio) / sup.creep_frac))
+        return t_from + max(t_c, 20.0), t_from
 
     def slide_off(self, pawn: Pawn, delay_ms: float) -> None:
         """A pawn set at the rim creeps off alone (no tip): its weight moves outwards and leaves."""
@@ -401,7 +338,7 @@ class Table:
         for pawn, lx, ly in list(self.base):
             self.t += rng.uniform(500, 2500)
             n = max(2, int(rng.uniform(100, 400) / STEP_MS))
-            self.tl.add_point_force(self.t, [rng.uniform(3, 15) * _edge(k, 5) for k in range(n)], lx, ly)
+            self.tl.add_point_force(self.t, [rng.uniform(3, 15) * edge(k, 5) for k in range(n)], lx, ly)
             self.t += n * STEP_MS
             self.tl.step(self.t, -pawn.mass, -pawn.mass * lx, -pawn.mass * ly)
             self.truth.append({"event": "picked_up", "t_ms": int(self.t), "pid": pawn.pid})
@@ -450,75 +387,25 @@ class Table:
         self._step_pawns(t0, pawns, -1)  # from here the episode's loads stand for the disc and its pawns
         th0, om0 = 0.0, 0.0
         if creep_from is not None:
-            # the slow lean on the compliant top, recorded as part of the episode
-            lean_eq = sup.creep_rad * norm / max(sup.hold(self.weight(pawns)), 1.0)
+            # the slow lean into the compliant top, recorded as part of the episode; the tip then
+            # starts about the edge the creep has moved inwards
+            hold = sup.hold(self.weight(pawns))
+            lean_eq = sup.creep_rad * norm / max(hold, 1.0)
+            lever = self.b.disc_mass_g * sup.com_mm + sum(p.mass for p in pawns) * (sup.top_mm + 6)
             n_c = int((onset - creep_from) / STEP_MS)
-            f_l, mu_l, mv_l = [], [], []
-            for k in range(n_c):
-                lean = lean_eq * (1 - math.exp(-(k * STEP_MS) / sup.creep_ms))
-                shift = lean * (
-                    self.b.disc_mass_g * sup.com_mm + sum(p.mass for p in pawns) * (sup.top_mm + 6)
-                )
-                f_l.append(sum(p.mass for p in pawns))
-                mu_l.append(norm + shift)
-                mv_l.append(0.0)
+            mass = sum(p.mass for p in pawns)
+            f_l = [mass] * n_c
+            mu_l = [
+                norm + lean_eq * (1 - math.exp(-(k * STEP_MS) / sup.creep_ms)) * lever for k in range(n_c)
+            ]
+            self._write(creep_from, f_l, mu_l, [0.0] * n_c, ux, uy)
             th0 = lean_eq * (1 - math.exp(-(onset - creep_from) / sup.creep_ms))
             om0 = (lean_eq - th0) / (sup.creep_ms / 1000)
-            self._write(creep_from, f_l, mu_l, mv_l, ux, uy)
+            crept = 1 - sup.creep_frac * (1 - math.exp(-(onset - creep_from) / sup.creep_ms))
+            scale = max(0.0, min(crept, norm / max(hold, 1.0)) - 0.01)
+            sup = replace(sup, flat_mm=sup.flat_mm * scale, preload_gmm=sup.preload_gmm * scale)
         integ = Integrator(sup, bodies, ext, onset, th0=max(th0, 1e-7), om0=om0)
-        still = 0
-        end_kind = "timeout"
-        shaken = 0
-        t_rel = None
-        hand_s = 0.0
-        while integ.t - onset < 20_000:
-            integ.run_grid_step()
-            if integ.moving() or ext(integ.t):
-                still = 0
-                continue
-            still += 1
-            if still < 3:
-                continue
-            if integ.th != 0 and abs(integ.th) < 0.9 * sup.stop_rad and still < 1500:
-                continue  # balanced on the edge for a moment: keep integrating, it will go one way
-            integ.still_for(114)
-            if integ.th == 0:
-                end_kind = "level"
-                break
-            # lying tipped and still: shake the outermost pawn loose while the rest would tip it again
-            on = [b for b in integ.bodies if b.pid >= 0 and b.on]
-            lvl_mu = sum(b.mass * b.s for b in on)
-            lvl_mv = sum(b.mass * b.v for b in on)
-            w = self.b.disc_mass_g + sum(b.mass for b in on)
-            if on and math.hypot(lvl_mu, lvl_mv) > 0.97 * sup.hold(w) and shaken < 30:
-                sg = 1.0 if integ.th > 0 else -1.0
-                b = max(on, key=lambda b: sg * b.s)
-                b.mu_s, b.mu_k = 0.0, rng.uniform(0.0, 0.05)
-                b.sliding, b.speed = True, 0.0
-                shaken += 1
-                still = 0
-                continue
-            if not relevel:
-                end_kind = "tipped"
-                break
-            # a player lifts the low rim and brings the disc level
-            integ.still_for(rng.uniform(400, 1500))
-            sg = 1.0 if integ.th > 0 else -1.0
-            hand_s = sg * (DISC_RADIUS - rng.uniform(3, 12))
-            dur = rng.uniform(350, 900)
-            t_rel = integ.t
-            integ.prescribed = min_jerk(integ.th, 0.0, integ.t, dur)
-            integ.hand_s = hand_s
-            for b in integ.bodies:
-                b.sliding, b.speed = False, 0.0
-            while integ.t < t_rel + dur:
-                integ.run_grid_step()
-            integ.prescribed = None
-            integ.th, integ.om = 0.0, 0.0
-            integ.run_grid_step()
-            integ.still_for(rng.uniform(200, 700))
-            end_kind = "relevel"
-            break
+        end_kind, t_rel = run_episode(integ, rng, self.b.disc_mass_g, onset, ext, relevel)
         res = integ.res
         self._write(onset, res.f, res.mu, res.mv, ux, uy)
         t_end = onset + len(res.f) * STEP_MS
@@ -647,8 +534,8 @@ class Table:
         grip = rng.uniform(5, 40)
         # the weight goes over 20-100 ms at the end of the pinch (the pawn is lifted)
         n_lift = max(2, int(rng.uniform(20, 100) / STEP_MS))
-        prof = [grip * _edge(k, 8) for k in range(n)]
-        prof += [(grip + pawn.mass) * (1 - _edge(k, n_lift)) - pawn.mass for k in range(n_lift)]
+        prof = [grip * edge(k, 8) for k in range(n)]
+        prof += [(grip + pawn.mass) * (1 - edge(k, n_lift)) - pawn.mass for k in range(n_lift)]
         self.tl.add_point_force(self.t, prof, pawn.x, pawn.y)
         t_gone = self.t + len(prof) * STEP_MS
         self.tl.step(t_gone, -pawn.mass, -pawn.mass * pawn.x, -pawn.mass * pawn.y)
@@ -677,16 +564,23 @@ class Table:
             "lift": -rng.uniform(20, 150),
         }[kind]
         dur = duration_ms if duration_ms is not None else rng.uniform(300, 6000)
-        for _ in range(40):
+        mx, my = self.moment()
+        wander = 6.0
+        if kind == "lift":
+            # fingers grip the rim and lift: the grip holds the disc level (it can pull and twist)
             a = rng.uniform(0, 2 * math.pi)
-            r = rng.uniform(135, 148) if kind == "lift" else rng.uniform(20, 140)
+            r = rng.uniform(135, 148)
             x, y = r * math.cos(a), r * math.sin(a)
-            if self.balanced(self.pawns, 0.9, (force * 1.3, x, y)) and self.balanced(
-                self.pawns, 0.9, (force * 0.7, x, y)
-            ):
-                break
         else:
-            return False
+            # pressing only (it cannot pull): a steadying hand's centre of pressure lies where the disc
+            # stays level, i.e. it balances the pawns' moment within what the support holds
+            room = self.sup.hold(self.weight() + force) / force
+            a = rng.uniform(0, 2 * math.pi)
+            e = rng.uniform(0, 0.4) * room
+            x, y = -mx / force + e * math.cos(a), -my / force + e * math.sin(a)
+            if math.hypot(x, y) > 140:
+                return False
+            wander = min(6.0, 0.15 * room)
         self.t += rng.uniform(200, 600)
         n = max(6, int(dur / STEP_MS))
         up, down = rng.uniform(60, 300) / STEP_MS, rng.uniform(60, 300) / STEP_MS
@@ -699,13 +593,13 @@ class Table:
             tt = k * STEP_MS / 1000
             prof.append(
                 force
-                * _edge(k, up)
-                * _edge(n - k, down)
+                * edge(k, up)
+                * edge(n - k, down)
                 * (1 + 0.2 * math.sin(2 * math.pi * wf * tt + wp) + ta * math.sin(2 * math.pi * tf * tt + tp))
             )
         prof[-1] = 0.0
-        xs = [x + 6 * math.sin(2 * math.pi * 0.3 * k * STEP_MS / 1000) for k in range(n + 1)]
-        ys = [y + 6 * math.cos(2 * math.pi * 0.3 * k * STEP_MS / 1000) for k in range(n + 1)]
+        xs = [x + wander * math.sin(2 * math.pi * 0.3 * k * STEP_MS / 1000) for k in range(n + 1)]
+        ys = [y + wander * math.cos(2 * math.pi * 0.3 * k * STEP_MS / 1000) for k in range(n + 1)]
         self.tl.add_point_force(self.t, prof, xs, ys)
         end = self.t + n * STEP_MS
         self.truth.append(
