@@ -75,6 +75,38 @@ def _row(info: SessionInfo) -> dict[str, Any]:
     }
 
 
+def game_achievements(store: SessionStore) -> list[dict[str, Any]]:
+    """Per game that tracks achievements (a module with ``achievements(states)``): what each player
+    earned across its finished logged games, labelled, and what the log cannot tell."""
+    from companion.session.rebuild import game_rules, rebuild_match
+
+    by_game: dict[str, list[int]] = {}
+    for info in store.list_sessions(status="finished"):
+        by_game.setdefault(info.game, []).append(info.id)
+    out = []
+    for game, ids in sorted(by_game.items()):
+        try:
+            rules = game_rules(game)
+        except SessionError:
+            continue
+        earn = getattr(rules, "achievements", None)
+        if earn is None:
+            continue
+        states = []
+        for sid in sorted(ids):  # oldest first: "game 1" is the first logged
+            try:
+                states.append(rebuild_match(store, sid).state.to_json())
+            except SessionError:
+                continue  # a log that no longer replays is shown as damaged on its own page
+        labels = getattr(rules, "achievement_labels", {})
+        untracked = getattr(rules, "achievements_not_tracked", {})
+        players = [{"name": name, "feats": [{"label": labels.get(k, k), "where": ", ".join(w)}
+                                            for k, w in sorted(got.items())]}
+                   for name, got in sorted(earn(states).items()) if got]
+        out.append({"title": game_facts(game)[0], "players": players, "untracked": list(untracked.values())})
+    return out
+
+
 def create_blueprint(store: SessionStore) -> Blueprint:
     """The ``/sessions`` pages over ``store``."""
     bp = Blueprint(
@@ -106,6 +138,7 @@ def create_blueprint(store: SessionStore) -> Blueprint:
     def stats() -> str:
         """Statistics across sessions."""
         st = compute_stats(store)
+        feats = game_achievements(store)
         players = sorted(st.players.values(), key=lambda p: (-p.wins, p.name))
         d = st.durations_s
         t = st.tips_per_game
@@ -124,6 +157,7 @@ def create_blueprint(store: SessionStore) -> Blueprint:
         return render_template(
             "sessions/stats.html",
             s=summary,
+            achievements=feats,
             players=players,
             wins_svg=Markup(bars_svg([(p.name, p.wins) for p in players])),
             length_svg=Markup(

@@ -67,6 +67,26 @@ class DodosRules:
     def describe_next(self, state: State) -> str:
         return _legal.next_sentence(state.read())
 
+    def achievements(self, states: list[dict[str, Any]]) -> dict[str, dict[str, list[str]]]:
+        """``{player: {achievement: [where, ...]}}`` from finished games' state JSONs, oldest first."""
+        from companion.games.dodos import achievements as feats
+
+        return feats.achievements(states)
+
+    @property
+    def achievement_labels(self) -> dict[str, str]:
+        """The rulebook's text of each achievement, by id; plus why some cannot be tracked."""
+        from companion.games.dodos.achievements import ACHIEVEMENTS
+
+        return dict(ACHIEVEMENTS)
+
+    @property
+    def achievements_not_tracked(self) -> dict[str, str]:
+        """The achievements the log cannot tell, with the reason."""
+        from companion.games.dodos.achievements import NOT_TRACKED
+
+        return dict(NOT_TRACKED)
+
     def example_setups(self) -> list[dict[str, Any]]:
         return example_setups()
 
