@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "doctor",
     "export",
     "config",
+    "sessions",
 )
 
 

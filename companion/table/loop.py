@@ -41,7 +41,8 @@ class SourceLoop:
         self.heartbeat = heartbeat
         self.silence_s = silence_s
         self.health_interval_s = health_interval_s
-        self.batch_s = batch_s  # the thread wakes at most this often and takes every sample due
+        # the thread wakes at most once per batch_s of table time (a faster simulator: sooner)
+        self.batch_s = batch_s / float(getattr(source, "speed", 1.0) or 1.0)
         self.tap: Callable[[list], None] | None = None  # sees every item read (the calibration wizard)
         self.hold_events = False  # True: sensed events do not reach the game (during a calibration)
         self._next_pipeline: Any = None
