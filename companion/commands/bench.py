@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-BENCH_MODULES = ("rules", "sensing", "stream", "session", "runcpu")
+BENCH_MODULES = ("rules", "sensing", "stream", "session", "runcpu", "corruption")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -82,7 +82,10 @@ def verify(db: sqlite3.Connection, clock: Callable[[], float] = time.time,
         if sid in known:
             result.damaged[sid] = known[sid]
             continue
-        problem = chain_problem(_rows(db, sid), sid, head_n, head_crc)
+        try:
+            problem = chain_problem(_rows(db, sid), sid, head_n, head_crc)
+        except sqlite3.DatabaseError as exc:  # e.g. a damaged byte that is not UTF-8 any more
+            problem = f"its actions cannot be read ({exc})"[:200]
         if problem is None:
             result.kept.append(sid)
         else:

@@ -341,7 +341,11 @@ def open_database(
         return _recover(path, str(exc) or type(exc).__name__, clock)
     except OSError as exc:
         return _memory(path, f"session log {path} cannot be opened ({exc}); sessions are NOT being kept")
-    damaged = tuple(sorted(verify(db, clock).damaged.items()))
+    try:
+        damaged = tuple(sorted(verify(db, clock).damaged.items()))
+    except sqlite3.DatabaseError as exc:  # the session table itself cannot be read
+        db.close()
+        return _recover(path, str(exc) or type(exc).__name__, clock)
     if wal_reason is not None:
         message = (f"session log {path}: {wal_reason}; the most recent actions may be missing (a copy of the "
                    f"WAL is kept as {wal_copy.name if wal_copy else '?'})")

@@ -198,3 +198,18 @@ def test_intact_wal_is_replayed_and_not_reported(tmp_path: Path) -> None:
     assert s.report.status == "ok", s.report.message
     assert len(s.effective_actions(sid)) == 10  # 5 checkpointed + 5 from the WAL
     s.close()
+
+
+def test_a_byte_that_is_no_longer_utf8_hides_only_its_session(tmp_path: Path) -> None:
+    s = SessionStore(tmp_path)
+    bad = _game(s, pad="q" * 30)
+    good = _game(s)
+    s.close()
+    _checkpoint(tmp_path / "sessions.db")
+    data = bytearray((tmp_path / "sessions.db").read_bytes())
+    data[data.find(b"q" * 30) + 5] = 0xFF  # not UTF-8: SQLite cannot even decode the row
+    (tmp_path / "sessions.db").write_bytes(bytes(data))
+    s = SessionStore(tmp_path)
+    assert [d for d, _ in s.damaged_sessions()] == [bad]
+    assert [i.id for i in s.list_sessions()] == [good]
+    s.close()
