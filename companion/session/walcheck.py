@@ -8,6 +8,7 @@ be dropped, so the store can keep a copy and say that recent actions may be miss
 
 from __future__ import annotations
 
+import contextlib
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,13 +73,26 @@ def wal_loss(path: Path) -> WalState | None:
         frames += 1
         if commit:
             kept, committed = pos, frames
+    # What SQLite itself had committed: the wal-index (-shm) keeps it (mxFrame, and the salts).
+    shm = Path(str(path)[:-4] + "-shm") if str(path).endswith("-wal") else None
+    if shm is not None and shm.exists():
+        with contextlib.suppress(OSError, struct.error):
+            head = shm.read_bytes()[:48]
+            mx_frame = struct.unpack("=I", head[16:20])[0]
+            if head[32:40] == data[16:24] and mx_frame > committed:  # salts: the header's bytes
+                return WalState(len(data), kept, committed,
+                                f"the WAL holds {committed} committed frames but SQLite had written "
+                                f"{mx_frame}: it is cut short or damaged")
     rest = data[kept:]
     if not rest.strip(b"\0"):
         return WalState(len(data), kept, committed, None)  # nothing but zeros (or nothing) after
-    # frames of an old generation (other salts) are left over by design after a checkpoint reset
+    # a crash mid-commit leaves one unfinished transaction at the end: its frames check out but
+    # no commit frame follows, and the last one may be cut short or torn (never acknowledged)
+    if len(data) - pos < frame or pos + frame == len(data):
+        return WalState(len(data), kept, committed, None)
     # (SQLite adds 1 to salt-1 at each reset: an older frame's salt-1 is a little smaller)
-    if len(rest) >= FRAME_HEADER and pos == kept:
-        old_salt1 = struct.unpack(">I", rest[8:12])[0]
+    if len(data) - pos >= FRAME_HEADER:
+        old_salt1 = struct.unpack(">I", data[pos + 8:pos + 12])[0]
         if 0 < (salt1 - old_salt1) & 0xFFFFFFFF < 1_000_000:
             return WalState(len(data), kept, committed, None)
     return WalState(len(data), kept, committed,
