@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "doctor",
     "export",
     "config",
+    "sessions",
 )
 
 

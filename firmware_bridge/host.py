@@ -20,7 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.protocol import SEQ_MODULO, ErrorLine, Hello, ProtocolError, SampleLine, parse_line
+from firmware_bridge.protocol import (
+    SEQ_MODULO,
+    UPDATE_FIRMWARE,
+    ErrorLine,
+    Hello,
+    ProtocolError,
+    SampleLine,
+    parse_line,
+)
 
 BY_ID_DIR = Path("/dev/serial/by-id")
 PREFERRED_NAMES = ("dingo", "micropython", "pico", "rp2040", "arduino")
@@ -127,6 +135,7 @@ class BridgeReader:
         self.opener = opener or _default_opener
         self.clock = clock
         self.stats = LinkStats()
+        self._told_old_firmware = False
         self._queue: queue.Queue[tuple[float, Any]] = queue.Queue(maxsize=100_000)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -249,8 +258,11 @@ class BridgeReader:
             return False
         try:
             msg = parse_line(raw)
-        except ProtocolError:
+        except ProtocolError as exc:
             self.stats.bad_lines += 1
+            if UPDATE_FIRMWARE in str(exc) and not self._told_old_firmware:
+                self._told_old_firmware = True  # once per link, not once per line
+                self._emit(LinkEvent("old_firmware", str(exc)))
             return False
         self.stats.lines += 1
         if isinstance(msg, SampleLine):
@@ -309,7 +321,7 @@ def probe(url: str, baud: int = 115200, timeout_s: float = 1.5,
                 try:
                     msg = parse_line(raw)
                 except ProtocolError as exc:
-                    if "unsupported protocol version" in str(exc):
+                    if "unsupported protocol version" in str(exc) or UPDATE_FIRMWARE in str(exc):
                         return f"a Dingo bridge speaking another protocol: {exc}"
                     continue
                 if isinstance(msg, Hello):

@@ -1,4 +1,4 @@
-"""Host side of the Dingo bridge line protocol (version 1); see ``PROTOCOL.md``.
+"""Host side of the Dingo bridge line protocol (version 2); see ``PROTOCOL.md``.
 
 ``parse_line`` turns one line from the microcontroller into a :class:`Hello`,
 :class:`SampleLine` or :class:`ErrorLine`, or raises :class:`ProtocolError`.
@@ -8,10 +8,15 @@ files test both implementations against each other.
 
 from __future__ import annotations
 
+import binascii
 import re
 from dataclasses import dataclass, field
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+UPDATE_FIRMWARE = ("the bridge runs protocol-1 firmware (2-digit CRC-8 checksums); this companion speaks "
+                   "protocol 2 (4-digit CRC-16): update the firmware as firmware_bridge/README.md says "
+                   "(Pico: copy the three files of firmware_bridge/firmware/ again; Arduino: upload "
+                   "dingo_bridge.ino again)")
 MAX_LINE = 256
 RAW_MIN = -(1 << 23)
 RAW_MAX = (1 << 23) - 1
@@ -25,7 +30,7 @@ _KEY = re.compile(r"[a-z_][a-z0-9_]{0,19}")
 
 
 class ProtocolError(ValueError):
-    """A line that is not a valid protocol-1 line; the message says why."""
+    """A line that is not a valid protocol-2 line; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +79,7 @@ _CRC8_TABLE = bytes(_crc8_bitwise(bytes([i])) for i in range(256))  # immutable 
 
 
 def crc8(data: bytes) -> int:
-    """CRC-8/SMBUS of ``data`` (table-driven: one lookup per byte)."""
+    """CRC-8/SMBUS of ``data`` (protocol 1's checksum: only to recognise old firmware)."""
     crc = 0
     table = _CRC8_TABLE
     for byte in data:
@@ -82,9 +87,24 @@ def crc8(data: bytes) -> int:
     return crc
 
 
+def _crc16_bitwise(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE (polynomial 0x1021, init 0xFFFF, not reflected), bit by bit."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE of ``data`` (``binascii.crc_hqx`` computes exactly this, in C)."""
+    return binascii.crc_hqx(data, 0xFFFF)
+
+
 def encode(body: str) -> str:
-    """Frame ``body`` as a protocol line: ``body*CK\\r\\n``."""
-    return f"{body}*{crc8(body.encode('ascii')):02X}\r\n"
+    """Frame ``body`` as a protocol line: ``body*CCCC\\r\\n`` (CRC-16, four upper-case hex digits)."""
+    return f"{body}*{crc16(body.encode('ascii')):04X}\r\n"
 
 
 def _int(text: str, what: str, lo: int, hi: int, unsigned: bool = False) -> int:
@@ -111,13 +131,16 @@ def _split_frame(line: bytes | str) -> str:
     body, star, check = text.rpartition("*")
     if not star:
         raise ProtocolError("no checksum ('*CK' missing)")
-    if len(check) != 2 or any(c not in "0123456789ABCDEF" for c in check):
-        raise ProtocolError(f"checksum must be two upper-case hex digits, got {check!r}")
     if "*" in body:
         raise ProtocolError("more than one '*' in line")
-    expected = crc8(body.encode("ascii"))
+    if len(check) != 4 or any(c not in "0123456789ABCDEF" for c in check):
+        if len(check) == 2 and all(c in "0123456789ABCDEF" for c in check) \
+                and int(check, 16) == crc8(body.encode("ascii")):
+            raise ProtocolError(UPDATE_FIRMWARE)
+        raise ProtocolError(f"checksum must be four upper-case hex digits, got {check!r}")
+    expected = crc16(body.encode("ascii"))
     if int(check, 16) != expected:
-        raise ProtocolError(f"bad checksum {check} (expected {expected:02X})")
+        raise ProtocolError(f"bad checksum {check} (expected {expected:04X})")
     return body
 
 
@@ -126,7 +149,10 @@ def _parse_hello(fields: list[str]) -> Hello:
         raise ProtocolError("hello line without protocol version")
     version = _int(fields[1], "protocol version", 0, 999, unsigned=True)
     if version != PROTOCOL_VERSION:
-        raise ProtocolError(f"unsupported protocol version {version} (this host speaks {PROTOCOL_VERSION})")
+        if version < PROTOCOL_VERSION:
+            raise ProtocolError(f"unsupported protocol version {version}: {UPDATE_FIRMWARE}")
+        raise ProtocolError(f"unsupported protocol version {version} (this host speaks {PROTOCOL_VERSION}): "
+                            "update the companion")
     pairs: dict[str, str] = {}
     for item in fields[2:]:
         key, eq, value = item.partition("=")

@@ -116,11 +116,16 @@ class Client(threading.Thread):
             self._sock.close()
 
 
-def _start(tmp: Path) -> tuple[subprocess.Popen, int, str]:
+BENCH_PIN = "246813"
+
+
+def _start(tmp: Path, extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen, int, str]:
     config = tmp / "config.toml"
     config.write_text("# defaults: simulated table, 4 cells at 80 Hz\n")
     log = tmp / "companion.log"
     env = {k: v for k, v in os.environ.items() if k not in ("DINGO_CONFIG", "DINGO_SOURCE")}
+    env["DINGO_PIN"] = BENCH_PIN  # the PIN is printed only on a terminal: give it
+    env.update(extra_env or {})
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0", "--source", "sim",
          "--data-dir", str(tmp / "data"), "--config", str(config)],
@@ -129,9 +134,8 @@ def _start(tmp: Path) -> tuple[subprocess.Popen, int, str]:
     while time.monotonic() < deadline:
         text = log.read_text()
         port = re.search(r"http://127\.0\.0\.1:(\d+)/", text)
-        pin = re.search(r"PIN[^:]*: (\d+)", text)
-        if port and pin:
-            return proc, int(port.group(1)), pin.group(1)
+        if port and "Table PIN" in text:
+            return proc, int(port.group(1)), BENCH_PIN
         if proc.poll() is not None:
             break
         time.sleep(0.1)

@@ -272,6 +272,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {source_unavailable(problem)}; the page is served and the source is retried",
               file=sys.stderr, flush=True)
         service.ready(f"listening on {host}:{real_port}, {source_unavailable(problem)}")
+    from companion.service.cpureport import start_cpu_report
+
+    cpu_report = start_cpu_report(table)
     table.watch_source(lambda now: service.status(
         f"listening on {host}:{real_port}, "
         + (f"{table.source_kind} source open" if now is None else source_unavailable(now))))
@@ -287,6 +290,8 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         service.stopping()
+        if cpu_report is not None:
+            cpu_report.set()
         streams.stop()
         table.stop()
         server.close()

@@ -93,6 +93,7 @@ class StoreBase:
         self._n_cells: dict[int, int] = {}
         self._period: dict[int, int] = {}
         self._headers: dict[int, TraceHeader] = {}
+        self._writable: set[int] = set()  # active sessions with a trace header, checked once
 
     # -- plumbing -------------------------------------------------------------------------------
     @property

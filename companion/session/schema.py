@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import shutil
 import sqlite3
 import time
 import zlib
@@ -30,10 +31,11 @@ DB_NAME = "sessions.db"
 PAGE_SIZE = 1024
 
 
-def action_crc(session_id: int, seq: int, action_json: str, sensed_json: str) -> int:
-    """The checksum stored with every action row (CRC-32 of its identity and contents)."""
+def action_crc(session_id: int, seq: int, action_json: str, sensed_json: str, prev: int = 0) -> int:
+    """The checksum stored with every action row: CRC-32 of its identity and contents, chained to
+    the previous row's checksum ``prev`` (0 for the first row; ``companion.session.salvage``)."""
     data = f"{session_id}\x1f{seq}\x1f{action_json}\x1f{sensed_json}".encode()
-    return zlib.crc32(data)
+    return zlib.crc32(data, prev)
 
 
 def _run_script(db: sqlite3.Connection, script: str) -> None:
@@ -96,13 +98,48 @@ def _v1(db: sqlite3.Connection) -> None:
     )
 
 
+def _v2(db: sqlite3.Connection) -> None:
+    """Chained row checksums with the chain's head in the session row; the damaged-session list."""
+    from companion.session.salvage import _rechain
+
+    _run_script(
+        db,
+        """
+        ALTER TABLE sessions ADD COLUMN chain_n INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN chain_crc INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE damaged_sessions (
+            session_id INTEGER PRIMARY KEY,
+            reason TEXT NOT NULL,
+            found_at REAL NOT NULL
+        );
+        """,
+    )
+    for (sid,) in db.execute("SELECT id FROM sessions").fetchall():
+        rows = db.execute(
+            "SELECT seq, action, sensed, crc FROM actions WHERE session_id=? ORDER BY seq", (sid,)
+        ).fetchall()
+        chained = _rechain(sid, rows)
+        if chained is None:
+            db.execute("INSERT INTO damaged_sessions (session_id, reason, found_at) VALUES (?, ?, ?)",
+                       (sid, "an action fails its checksum", time.time()))
+            continue
+        db.executemany("UPDATE actions SET crc=? WHERE session_id=? AND seq=?",
+                       [(r[3], sid, r[0]) for r in chained])
+        db.execute("UPDATE sessions SET chain_n=?, chain_crc=? WHERE id=?",
+                   (len(chained), chained[-1][3] if chained else 0, sid))
+
+
 # Migration k takes the schema from version k to k+1. Append only; never edit a released one.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1,)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class DatabaseDamaged(Exception):
     """The database file failed a check at open; the message says which."""
+
+
+class LogUnavailable(Exception):
+    """The log cannot be opened now, though it is not damaged (busy, or no permission): never moved."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +157,8 @@ class OpenReport:
     message: str
     moved_to: Path | None = None
     migrated_from: int | None = None
+    damaged: tuple[tuple[int, str], ...] = ()  # (session id, reason) of sessions hidden as damaged
+    wal_copy: Path | None = None  # a copy of a WAL part of which SQLite discarded
 
     @property
     def ok(self) -> bool:
@@ -134,12 +173,14 @@ class OpenReport:
             "message": self.message,
             "moved_to": str(self.moved_to) if self.moved_to else None,
             "migrated_from": self.migrated_from,
+            "damaged": [list(d) for d in self.damaged],
+            "wal_copy": str(self.wal_copy) if self.wal_copy else None,
         }
 
 
-def connect(path: str | Path) -> sqlite3.Connection:
+def connect(path: str | Path, timeout: float = 10.0) -> sqlite3.Connection:
     """A connection in autocommit mode, WAL journal, ``synchronous=FULL``, usable from any thread."""
-    db = sqlite3.connect(os.fspath(path), isolation_level=None, check_same_thread=False, timeout=10.0)
+    db = sqlite3.connect(os.fspath(path), isolation_level=None, check_same_thread=False, timeout=timeout)
     try:
         db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # only takes effect when the file is created
         db.execute("PRAGMA journal_mode=WAL").fetchone()
@@ -179,19 +220,63 @@ def migrate(db: sqlite3.Connection) -> int:
 
 
 def check(db: sqlite3.Connection) -> None:
-    """Raise ``DatabaseDamaged`` unless ``quick_check`` is ok and every action row's CRC matches."""
+    """Raise ``DatabaseDamaged`` unless SQLite's ``quick_check`` is ok (row chains: ``salvage.verify``)."""
     rows = db.execute("PRAGMA quick_check").fetchall()
     if [r[0] for r in rows] != ["ok"]:
         first = "; ".join(str(r[0]) for r in rows[:3])
         raise DatabaseDamaged(f"SQLite quick_check failed: {first}")
-    has_actions = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='actions'").fetchone()
-    if not has_actions:
-        return
-    for sid, seq, action, sensed, crc in db.execute(
-        "SELECT session_id, seq, action, sensed, crc FROM actions"
-    ):
-        if action_crc(sid, seq, action, sensed) != crc:
-            raise DatabaseDamaged(f"action {seq} of session {sid} fails its checksum")
+
+
+BUSY_WAIT_S = 30.0
+
+
+def _is_busy(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def _is_cannot_open(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and (
+        "unable to open" in text or "readonly" in text or "read-only" in text or "permission" in text
+        or "disk i/o" in text)
+
+
+def holders(path: Path) -> list[str]:
+    """Other processes that have ``path`` (or its -wal/-shm) open: ``"pid 123 (sqlite3)"``."""
+    names = {os.path.realpath(f"{path}{s}") for s in ("", "-wal", "-shm", "-journal")}
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        if proc.name == str(os.getpid()):
+            continue
+        try:
+            fds = list((proc / "fd").iterdir())
+        except OSError:
+            continue
+        for fd in fds:
+            with contextlib.suppress(OSError):
+                if os.readlink(fd) in names:
+                    raw = (proc / "cmdline").read_bytes().replace(b"\0", b" ")
+                    cmd = raw.decode(errors="replace").strip()
+                    found.append(f"pid {proc.name} ({cmd[:60] or '?'})")
+                    break
+    return found
+
+
+def _unavailable(path: Path, exc: BaseException) -> LogUnavailable:
+    if _is_busy(exc):
+        who = holders(path)
+        by = f" by {', '.join(who)}" if who else " by another process"
+        return LogUnavailable(f"session log {path} is locked{by} (waited {BUSY_WAIT_S:g} s); stop it or "
+                              "wait, then start again (the log is not damaged and was not moved)")
+    try:
+        st = path.stat()
+        detail = (f"owner uid {st.st_uid}, mode {st.st_mode & 0o777:04o}; "
+                  f"this process runs as uid {os.getuid()}")
+    except OSError:
+        detail = f"the directory {path.parent} may not be writable"
+    return LogUnavailable(f"session log {path} cannot be opened ({exc}: {detail}); fix the permission "
+                          "(the log was not moved)")
 
 
 def _move_aside(path: Path, clock: Callable[[], float]) -> Path:
@@ -209,46 +294,69 @@ def _move_aside(path: Path, clock: Callable[[], float]) -> Path:
     return target
 
 
-def _open_checked(path: Path) -> tuple[sqlite3.Connection, int]:
-    db = connect(path)
-    try:
-        check(db)
-        found = migrate(db)
-    except BaseException:
-        db.close()
-        raise
-    return db, found
+def _open_checked(path: Path, busy_wait_s: float | None = None) -> tuple[sqlite3.Connection, int]:
+    """Open, quick-check and migrate; a busy file is retried for ``busy_wait_s``, never called damaged."""
+    wait = BUSY_WAIT_S if busy_wait_s is None else busy_wait_s
+    deadline = time.monotonic() + wait
+    while True:
+        db = None
+        try:
+            db = connect(path, timeout=min(10.0, wait))
+            check(db)
+            return db, migrate(db)
+        except (sqlite3.DatabaseError, DatabaseDamaged) as exc:
+            if db is not None:
+                db.close()
+            if _is_busy(exc) and time.monotonic() < deadline:
+                time.sleep(0.5)
+                continue
+            if _is_busy(exc) or _is_cannot_open(exc):
+                raise _unavailable(path, exc) from exc
+            raise
+        except BaseException:
+            if db is not None:
+                db.close()
+            raise
 
 
 def open_database(
     data_dir: str | Path, clock: Callable[[], float] = time.time
 ) -> tuple[sqlite3.Connection, OpenReport]:
     """Open (creating, migrating or recovering) ``<data_dir>/sessions.db``; never raises for damage."""
+    from companion.session.salvage import verify
+
     directory = Path(data_dir)
     path = directory / DB_NAME
+    wal_copy, wal_reason = None, None
     try:
         directory.mkdir(parents=True, exist_ok=True)
         existed = path.exists() and path.stat().st_size > 0
+        wal_copy, wal_reason = _keep_discarded_wal(path, clock)
+        if not existed and wal_reason is None and wal_copy is not None:
+            wal_reason = "the database file is empty but a WAL is beside it"
         db, found = _open_checked(path)
+    except LogUnavailable:
+        raise
     except (sqlite3.DatabaseError, DatabaseDamaged) as exc:
-        reason = str(exc) or type(exc).__name__
-        try:
-            moved = _move_aside(path, clock)
-            db, _ = _open_checked(path)
-        except (OSError, sqlite3.Error, DatabaseDamaged) as exc2:
-            return _memory(
-                path,
-                f"session log {path} is damaged ({reason}) and could not be replaced "
-                f"({exc2}); sessions are NOT being kept",
-            )
-        message = (
-            f"session log {path} was damaged ({reason}); moved it aside to {moved.name} and "
-            f"started a fresh log"
-        )
-        log.error(message)
-        return db, OpenReport(path, "recovered", message, moved_to=moved)
+        return _recover(path, str(exc) or type(exc).__name__, clock)
     except OSError as exc:
         return _memory(path, f"session log {path} cannot be opened ({exc}); sessions are NOT being kept")
+    try:
+        damaged = tuple(sorted(verify(db, clock).damaged.items()))
+    except sqlite3.DatabaseError as exc:  # the session table itself cannot be read
+        db.close()
+        return _recover(path, str(exc) or type(exc).__name__, clock)
+    if wal_reason is not None:
+        message = (f"session log {path}: {wal_reason}; the most recent actions may be missing (a copy of the "
+                   f"WAL is kept as {wal_copy.name if wal_copy else '?'})")
+        log.error(message)
+        return db, OpenReport(path, "recovered", message, damaged=damaged, wal_copy=wal_copy)
+    if damaged:
+        message = (f"session log {path}: {len(damaged)} damaged session(s) hidden ("
+                   + "; ".join(f"session {sid}: {why}" for sid, why in damaged[:3])
+                   + "); the others are intact; see: dingo-companion sessions check")
+        log.error(message)
+        return db, OpenReport(path, "recovered", message, damaged=damaged)
     if not existed:
         return db, OpenReport(path, "created", f"started a new session log at {path}")
     if found < SCHEMA_VERSION:
@@ -256,6 +364,77 @@ def open_database(
         log.info(msg)
         return db, OpenReport(path, "ok", msg, migrated_from=found)
     return db, OpenReport(path, "ok", f"opened session log {path}")
+
+
+def _keep_discarded_wal(path: Path, clock: Callable[[], float]) -> tuple[Path | None, str | None]:
+    """Copy the WAL aside if SQLite would discard part of it (or the database beside it is empty)."""
+    from companion.session.walcheck import wal_loss
+
+    wal = Path(f"{path}-wal")
+    state = wal_loss(wal)
+    if state is None:
+        return None, None
+    empty_db = not path.exists() or path.stat().st_size == 0
+    if not state.loses_data and not empty_db:
+        return None, None
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(clock()))
+    copy = path.with_name(f"{path.name}-wal.kept-{stamp}")
+    shutil.copyfile(wal, copy)
+    os.chmod(copy, 0o600)
+    fsync_dir(path.parent)
+    return copy, state.reason
+
+
+def _recover(path: Path, reason: str, clock: Callable[[], float]) -> tuple[sqlite3.Connection, OpenReport]:
+    """SQLite found the file damaged: salvage every readable session into a fresh file."""
+    from companion.session.salvage import salvage
+
+    fresh = path.with_name(f"{path.name}.salvage-{os.getpid()}")
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(f"{fresh}{suffix}")
+    result = None
+    try:
+        old = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        try:
+            version = 0
+            with contextlib.suppress(sqlite3.DatabaseError):
+                version = int(old.execute("SELECT version FROM schema_version").fetchone()[0])
+            new = connect(fresh)
+            migrate(new)
+            result = salvage(old, new, clock, has_chain=version >= 2)
+            new.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            new.close()
+        finally:
+            old.close()
+    except (sqlite3.Error, OSError, TypeError) as exc:
+        log.warning("salvage of %s found nothing readable: %s", path, exc)
+        result = None
+    try:
+        moved = _move_aside(path, clock)
+        if result is not None and (result.kept or result.damaged):
+            for suffix in ("", "-wal", "-shm"):
+                if Path(f"{fresh}{suffix}").exists():
+                    os.replace(f"{fresh}{suffix}", f"{path}{suffix}")
+            fsync_dir(path.parent)
+        db, _ = _open_checked(path)
+    except (OSError, sqlite3.Error, DatabaseDamaged, LogUnavailable) as exc2:
+        return _memory(path, f"session log {path} is damaged ({reason}) and could not be replaced "
+                             f"({exc2}); sessions are NOT being kept")
+    finally:
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(f"{fresh}{suffix}")
+    if result is not None and (result.kept or result.damaged):
+        message = (f"session log {path} was damaged ({reason}); salvaged it: {result.summary()}; the damaged "
+                   f"file is kept as {moved.name}")
+        damaged = tuple(sorted(result.damaged.items()))
+    else:
+        message = (f"session log {path} was damaged ({reason}); moved it aside to {moved.name} and started a "
+                   "fresh log (nothing in it could be read)")
+        damaged = ()
+    log.error(message)
+    return db, OpenReport(path, "recovered", message, moved_to=moved, damaged=damaged)
 
 
 def _memory(path: Path, message: str) -> tuple[sqlite3.Connection, OpenReport]:

@@ -99,9 +99,10 @@ class SessionStore(TraceLog):
         a_text = dumps_json(data, "action")
         s_text = dumps_json(sensed, "sensed")
         row = db.execute(
-            "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE session_id=?", (session_id,)
+            "SELECT seq, crc FROM actions WHERE session_id=? ORDER BY seq DESC LIMIT 1", (session_id,)
         ).fetchone()
-        seq = int(row[0]) + 1
+        seq, prev = (1, 0) if row is None else (int(row[0]) + 1, int(row[1]))
+        crc = action_crc(session_id, seq, a_text, s_text, prev)
         db.execute(
             "INSERT INTO actions (session_id, seq, at, t_ms, actor, source, action, sensed, crc)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -114,9 +115,10 @@ class SessionStore(TraceLog):
                 source,
                 a_text,
                 s_text,
-                action_crc(session_id, seq, a_text, s_text),
+                crc,
             ),
         )
+        db.execute("UPDATE sessions SET chain_n=?, chain_crc=? WHERE id=?", (seq, crc, session_id))
         return seq
 
     def append_action(
@@ -304,9 +306,9 @@ class SessionStore(TraceLog):
 
     def list_sessions(self, *, status: str | None = None, limit: int | None = None) -> list[SessionInfo]:
         """Sessions, newest first (optionally only those with ``status``)."""
-        sql, args = self._INFO_SQL, []
+        sql, args = self._INFO_SQL + " WHERE s.id NOT IN (SELECT session_id FROM damaged_sessions)", []
         if status is not None:
-            sql += " WHERE s.status=?"
+            sql += " AND s.status=?"
             args.append(status)
         sql += " ORDER BY s.started_at DESC, s.id DESC"
         if limit is not None:
@@ -314,6 +316,12 @@ class SessionStore(TraceLog):
             args.append(int(limit))
         with self._lock:
             return [self._info(r) for r in self.db.execute(sql, args)]
+
+    def damaged_sessions(self) -> list[tuple[int, str]]:
+        """Sessions hidden because their rows fail the checksum chain: ``(id, reason)``."""
+        with self._lock:
+            return [(int(r[0]), str(r[1])) for r in
+                    self.db.execute("SELECT session_id, reason FROM damaged_sessions ORDER BY session_id")]
 
     def unfinished(self) -> list[SessionInfo]:
         """Sessions never ended (offered for resumption or abandonment), newest first."""

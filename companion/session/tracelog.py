@@ -32,12 +32,15 @@ class TraceLog(StoreBase):
         again from 0, its samples are shifted to continue after the last stored one.
         """
         with self._lock:
-            row = self._active(session_id)
-            if row[1] is None:
-                raise SessionError(f"session {session_id} has no trace header; pass header= to start_session")
+            if session_id not in self._writable:  # one query per session, not per call
+                row = self._active(session_id)
+                if row[1] is None:
+                    raise SessionError(
+                        f"session {session_id} has no trace header; pass header= to start_session")
+                if session_id not in self._last_t:
+                    self._load_trace_end(session_id, row[1])
+                self._writable.add(session_id)
             buf = self._buffers.setdefault(session_id, [])
-            if session_id not in self._last_t:
-                self._load_trace_end(session_id, row[1])
             n_cells = self._n_cells[session_id]
             rows = list(samples)
             for s in rows:  # all or nothing: check before buffering any
@@ -118,6 +121,7 @@ class TraceLog(StoreBase):
                 self._flush(sid)
 
     def _forget(self, session_id: int) -> None:
+        self._writable.discard(session_id)
         for d in (self._buffers, self._t_offset, self._last_t, self._n_cells, self._period, self._headers):
             d.pop(session_id, None)
 

@@ -144,8 +144,12 @@ def _open_store(data_dir: Path, warnings: list[str]) -> Any:
     except ImportError as exc:
         warnings.append(f"no session log ({exc}): games are not saved")
         return None
+    from companion.session.schema import LogUnavailable
+
     try:
         store = SessionStore(data_dir)
+    except LogUnavailable:
+        raise  # busy or no permission: refuse to start, saying why (the log is healthy)
     except Exception as exc:  # noqa: BLE001 - run without a log rather than not at all
         warnings.append(f"session log unavailable ({exc}): games are not saved")
         return None

@@ -5,30 +5,30 @@ same file is copied to the Pico. The host parser lives in
 ``firmware_bridge/protocol.py``; both are tested against ``firmware_bridge/golden``.
 """
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
-# CRC-8, polynomial 0x07, init 0x00, no reflection (CRC-8/SMBUS), as a table:
-# one lookup per byte keeps the encoder cheap on the RP2040.
-_CRC_TABLE = bytearray(256)
+# CRC-16/CCITT-FALSE: polynomial 0x1021, init 0xFFFF, no reflection, as a table of 256
+# 16-bit entries: one lookup per byte keeps the encoder cheap on the RP2040.
+_CRC_TABLE = [0] * 256
 for _i in range(256):
-    _c = _i
+    _c = _i << 8
     for _ in range(8):
-        _c = ((_c << 1) ^ 0x07) & 0xFF if _c & 0x80 else (_c << 1) & 0xFF
+        _c = ((_c << 1) ^ 0x1021) & 0xFFFF if _c & 0x8000 else (_c << 1) & 0xFFFF
     _CRC_TABLE[_i] = _c
 
 
-def crc8(data: bytes) -> int:
-    """CRC-8/SMBUS (poly 0x07, init 0) of ``data``."""
-    crc = 0
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of ``data``."""
+    crc = 0xFFFF
     table = _CRC_TABLE
     for b in data:
-        crc = table[crc ^ b]
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ b]
     return crc
 
 
 def frame(body: str) -> str:
-    """Append ``*CK`` (two upper-case hex digits of the CRC-8 of ``body``) and CRLF."""
-    return f"{body}*{crc8(body.encode()):02X}\r\n"
+    """Append ``*CCCC`` (four upper-case hex digits of the CRC-16 of ``body``) and CRLF."""
+    return f"{body}*{crc16(body.encode()):04X}\r\n"
 
 
 def hello_line(fw: str, cells: int, rate: int) -> str:

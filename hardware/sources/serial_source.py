@@ -75,6 +75,8 @@ class SerialSource:
             return SourceFault(t, None, "disconnected", event.message)
         if event.kind == "silent":
             return SourceFault(t, None, "silent", f"the bridge went silent: {event.message}")
+        if event.kind == "old_firmware":
+            return SourceFault(t, None, "read_error", event.message)
         if event.kind == "gap":
             return SourceFault(t, None, "read_error", f"gap: {event.message}")
         if event.kind == "hello":

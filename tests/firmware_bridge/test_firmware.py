@@ -127,17 +127,18 @@ def test_golden_lines_from_the_firmware_encoder() -> None:
 
 
 def test_firmware_crc_matches_host() -> None:
-    from firmware_bridge.protocol import crc8
+    from firmware_bridge.protocol import _crc16_bitwise, crc16
 
-    for body in (b"", b"S,1,2", bytes(range(32, 127))):
-        assert dingo_proto.crc8(body) == crc8(body)
+    for body in (b"", b"S,1,2", b"123456789", bytes(range(32, 127))):
+        assert dingo_proto.crc16(body) == crc16(body) == _crc16_bitwise(body)
+    assert dingo_proto.crc16(b"123456789") == 0x29B1
 
 
 def test_reads_every_chip_on_one_clock_with_gain_128() -> None:
     values = [84201, -11873, 8388606, -8388607]
     clock, chips, sck, sampler, step = make([[(0, v)] for v in values])
     lines = step()
-    assert lines[0].startswith("H,1,fw=")
+    assert lines[0].startswith("H,2,fw=")
     msg = parse_line(lines[1])
     assert msg == SampleLine(0, tuple(values))
     assert [c.gain_pulses for c in chips] == [[25]] * 4

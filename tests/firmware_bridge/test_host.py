@@ -50,9 +50,9 @@ def loop():
 def test_loop_resyncs_after_garbage_and_bad_checksums(loop) -> None:
     port, reader = loop
     port.write(b"\x00\xff garbage without newline " * 3 + b"\n")
-    port.write(encode("H,1,fw=0.1.0,cells=2,rate=80").encode())
+    port.write(encode("H,2,fw=0.1.0,cells=2,rate=80").encode())
     port.write(sample(0, 1, 2))
-    port.write(b"S,1,1,2*00\r\n")  # bad checksum: skipped
+    port.write(b"S,1,1,2*0000\r\n")  # bad checksum: skipped
     port.write(b"noise" + sample(2, 5, 6))  # garbage glued before a line: that line is lost
     port.write(sample(3, 7, None))
     port.write(encode("E,3,1,late,us=19000").encode())

@@ -17,6 +17,7 @@ from firmware_bridge.protocol import (
     ProtocolError,
     SampleLine,
     crc8,
+    crc16,
     encode,
     parse_line,
 )
@@ -57,13 +58,14 @@ def test_golden_invalid_lines_rejected(line: str, reason: str) -> None:
         parse_line(line)
 
 
-def test_crc8_check_value() -> None:
-    # CRC-8/SMBUS catalogue check value for "123456789".
+def test_crc_check_values() -> None:
+    # catalogue check values for "123456789": CRC-16/CCITT-FALSE (protocol 2), CRC-8/SMBUS (protocol 1)
+    assert crc16(b"123456789") == 0x29B1
     assert crc8(b"123456789") == 0xF4
 
 
 def test_hello_keeps_unknown_keys() -> None:
-    msg = parse_line(encode("H,1,fw=0.2.0,cells=4,rate=80,board=pico"))
+    msg = parse_line(encode("H,2,fw=0.2.0,cells=4,rate=80,board=pico"))
     assert isinstance(msg, Hello) and msg.extra == {"board": "pico"}
 
 
@@ -88,10 +90,10 @@ def test_fuzz_parser_never_crashes(data: bytes) -> None:
 
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E, exclude_characters="*"),
-               max_size=120), st.integers(0, 255))
+               max_size=120), st.integers(0, 0xFFFF))
 def test_fuzz_bad_checksum_never_accepted(body: str, check: int) -> None:
-    good = crc8(body.encode())
-    line = f"{body}*{check:02X}"
+    good = crc16(body.encode())
+    line = f"{body}*{check:04X}"
     if check == good:
         with contextlib.suppress(ProtocolError):
             parse_line(line)
@@ -111,6 +113,7 @@ def test_fuzz_sample_round_trip(seq: int, values: list[int | None]) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.binary(max_size=80))
 def test_table_crc_matches_the_bitwise_definition(data: bytes) -> None:
-    from firmware_bridge.protocol import _crc8_bitwise
+    from firmware_bridge.protocol import _crc8_bitwise, _crc16_bitwise
 
     assert crc8(data) == _crc8_bitwise(data)
+    assert crc16(data) == _crc16_bitwise(data)

@@ -35,10 +35,14 @@ def launch(tmp_path: Path, port: str, log: Path) -> subprocess.Popen:
     config = tmp_path / "config.toml"
     config.write_text("# defaults\n")
     env = {k: v for k, v in os.environ.items() if k not in ("DINGO_CONFIG", "DINGO_SOURCE")}
+    env["DINGO_PIN"] = BROWSER_PIN  # printed only on a terminal: the test gives it
     return subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", port,
          "--data-dir", str(tmp_path / "data"), "--source", "sim", "--config", str(config)],
         stdout=log.open("w"), stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+
+
+BROWSER_PIN = "482913"
 
 
 def start_companion(tmp_path: Path) -> tuple[subprocess.Popen, str, str, Path]:
@@ -49,9 +53,8 @@ def start_companion(tmp_path: Path) -> tuple[subprocess.Popen, str, str, Path]:
     while time.monotonic() < deadline:
         text = log.read_text()
         url = re.search(r"(http://127\.0\.0\.1:\d+/)", text)
-        pin_file = tmp_path / "data" / "table-pin"  # not printed off a terminal: read where run says
-        if url and pin_file.exists() and pin_file.read_text().strip():
-            return proc, url.group(1), pin_file.read_text().strip(), log
+        if url and "Table PIN" in text:
+            return proc, url.group(1), BROWSER_PIN, log
         if proc.poll() is not None:
             break
         time.sleep(0.1)

@@ -72,12 +72,19 @@ def test_idle_event_streams_do_not_freeze_the_server(live_server):
         for s in socks:
             assert b"event: snapshot" in _read_until(s, b"event: snapshot")
         assert streams.count() == 200
-        for _ in range(3):
+        times: dict[str, list[float]] = {"GET /api/state": [], "POST /api/game": []}
+        for _ in range(5):
             status, dt, _ = _timed(port, "GET", "/api/state")
-            assert status == 200 and dt < 0.1, (status, dt)
+            assert status == 200 and dt < 0.3, (status, dt)
+            times["GET /api/state"].append(dt)
             status, dt, body = _timed(port, "POST", "/api/game", {"version": 1, "players": ["Ann", "Bob"]},
                                       {"X-Table-PIN": PIN})
-            assert status == 200 and dt < 0.1, (status, dt, body)
+            assert status == 200 and dt < 0.3, (status, dt, body)
+            times["POST /api/game"].append(dt)
+        # within 100 ms (the median of 5: a shared 2-core machine may stall any one request)
+        assert all(sorted(v)[2] < 0.1 for v in times.values()), times
+        print("\n200 idle streams open: " + ", ".join(
+            f"{k} max {max(v) * 1000:.1f} ms" for k, v in times.items()))
         # the change reached an idle stream
         assert b"Ann" in _read_until(socks[0], b"Ann")
     finally:

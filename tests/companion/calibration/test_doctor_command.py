@@ -64,12 +64,12 @@ def test_probe_recognises_the_bridge_and_strangers(tmp_path: Path) -> None:
             except OSError:
                 return
             if b"?" in data:
-                os.write(master, b"junk\r\n" + encode("H,1,fw=0.1.0,cells=4,rate=80").encode())
+                os.write(master, b"junk\r\n" + encode("H,2,fw=0.1.0,cells=4,rate=80").encode())
 
     thread = threading.Thread(target=device, daemon=True)
     thread.start()
     try:
-        assert probe(name, timeout_s=1.0) == "Dingo bridge (protocol 1, fw 0.1.0, 4 cells, 80 Hz)"
+        assert probe(name, timeout_s=1.0) == "Dingo bridge (protocol 2, fw 0.1.0, 4 cells, 80 Hz)"
     finally:
         stop.set()
         os.close(master)

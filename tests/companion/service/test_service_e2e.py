@@ -130,7 +130,7 @@ def test_table_loop_heartbeat_feeds_the_watchdog_and_a_stuck_read_stops_it(tmp_p
     dog = Watchdog(Notifier(sock_path), 0.05)
     source = BlockingSource()
     loop = loop_module.SourceLoop(source, pipeline=None, controller=QuietController(), heartbeat=dog,
-                                  read_timeout_s=0.01, silence_s=60)
+                                  read_timeout_s=0.01, silence_s=60, batch_s=0.01)
     loop.start()
     try:
         pings = [t for t, m in receive(manager, 0.5) if m == "WATCHDOG=1"]

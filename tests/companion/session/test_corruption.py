@@ -1,4 +1,4 @@
-"""A damaged database is moved aside with a timestamp, reported, and a fresh log started."""
+"""A damaged database: what is readable and intact is salvaged, the rest marked; the file is kept aside."""
 
 from __future__ import annotations
 
@@ -32,7 +32,12 @@ def _assert_recovered(tmp_path: Path, clock_value: float = 1_790_000_000.0) -> S
     assert s.report.moved_to is not None and s.report.moved_to.exists()
     assert s.report.moved_to.name == "sessions.db.corrupt-20260921T141320Z"
     assert "damaged" in s.report.message and s.report.moved_to.name in s.report.message
-    assert s.list_sessions() == []  # a fresh log
+    # what was kept is exactly what was written (session k: 40 rolls padded with 50 * (k - 1) x)
+    for info in s.list_sessions():
+        k = info.id - 1
+        assert s.effective_actions(info.id) == [
+            {"type": "roll", "number": 2 + i % 5, "colour": "red", "pad": "x" * 50 * k} for i in range(40)]
+    assert {i.id for i in s.list_sessions()} | {d for d, _ in s.damaged_sessions()} <= {1, 2, 3}
     sid = s.start_session("dingo-disc", ["Ann", "Bob"])  # and it works
     assert s.append_action(sid, {"type": "roll", "number": 3}) == 1
     assert s.integrity_check() == "ok"
@@ -64,13 +69,16 @@ def test_random_bytes_into_the_pages(tmp_path: Path, seed: int) -> None:
 
 
 def test_a_silently_changed_action_fails_its_checksum(tmp_path: Path) -> None:
-    path = _filled(tmp_path, 1)
+    path = _filled(tmp_path, 3)
     db = sqlite3.connect(path)
-    db.execute('UPDATE actions SET action=\'{"type":"roll","number":6}\' WHERE seq=3')
+    db.execute('UPDATE actions SET action=\'{"type":"roll","number":6}\' WHERE seq=3 AND session_id=2')
     db.commit()
     db.close()
     s = SessionStore(tmp_path, clock=lambda: 1_790_000_000.0)
     assert s.report.status == "recovered" and "checksum" in s.report.message
+    assert s.damaged_sessions() == [(2, "action 3 fails its checksum")]
+    assert [i.id for i in s.list_sessions()] == [3, 1]  # the others stay; the file is not moved
+    assert not list(tmp_path.glob("sessions.db.corrupt-*"))
     s.close()
 
 

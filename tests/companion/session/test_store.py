@@ -27,7 +27,7 @@ def test_create_then_reopen(tmp_path: Path) -> None:
     sync = s2.db.execute("PRAGMA synchronous").fetchone()[0]
     assert mode == "wal" and sync == 2  # FULL
     assert s2.db.execute("PRAGMA page_size").fetchone()[0] == 1024
-    assert s2.db.execute("SELECT version FROM schema_version").fetchone()[0] == 1
+    assert s2.db.execute("SELECT version FROM schema_version").fetchone()[0] == 2  # chained rows
     s2.close()
 
 

@@ -44,7 +44,7 @@ class FakeBridge:
         self.hello()
 
     def hello(self) -> None:
-        os.write(self.master, encode(f"H,1,fw=0.1.0,cells={self.cells},rate=80").encode())
+        os.write(self.master, encode(f"H,2,fw=0.1.0,cells={self.cells},rate=80").encode())
 
     def unplug(self) -> None:
         with self._lock:

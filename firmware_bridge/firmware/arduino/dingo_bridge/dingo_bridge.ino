@@ -1,5 +1,5 @@
 // Dingo bridge for Arduino (Uno, Nano, Pro Micro...): the same line protocol as the Pico
-// firmware (firmware_bridge/PROTOCOL.md, version 1). Up to 4 HX711s share one clock line.
+// firmware (firmware_bridge/PROTOCOL.md, version 2). Up to 4 HX711s share one clock line.
 // Wiring: SCK -> D2, DOUT of HX711 #0..#3 -> D3..D6 (edit the pins below). RATE pin of each
 // HX711 to DVDD for 80 samples/s. Upload with the Arduino IDE or:
 //   arduino-cli compile -b arduino:avr:nano firmware_bridge/firmware/arduino/dingo_bridge
@@ -22,26 +22,27 @@ static bool first = true;
 static uint32_t lastRead = 0;
 static uint32_t lastHello = 0;
 
-static uint8_t crc8(const char *s, size_t n) {
-  uint8_t crc = 0;
+// CRC-16/CCITT-FALSE: polynomial 0x1021, init 0xFFFF, not reflected (check "123456789" = 29B1).
+static uint16_t crc16(const char *s, size_t n) {
+  uint16_t crc = 0xFFFF;
   for (size_t i = 0; i < n; i++) {
-    crc ^= (uint8_t)s[i];
-    for (uint8_t b = 0; b < 8; b++) crc = (crc & 0x80) ? (uint8_t)((crc << 1) ^ 0x07) : (uint8_t)(crc << 1);
+    crc ^= (uint16_t)((uint8_t)s[i]) << 8;
+    for (uint8_t b = 0; b < 8; b++) crc = (crc & 0x8000) ? (uint16_t)((crc << 1) ^ 0x1021) : (uint16_t)(crc << 1);
   }
   return crc;
 }
 
 static void sendLine(char *body) {
   size_t n = strlen(body);
-  char tail[6];
-  snprintf(tail, sizeof(tail), "*%02X\r\n", crc8(body, n));
+  char tail[8];
+  snprintf(tail, sizeof(tail), "*%04X\r\n", (unsigned)crc16(body, n));
   Serial.write(body, n);
   Serial.write(tail, strlen(tail));
 }
 
 static void hello() {
   char line[64];
-  snprintf(line, sizeof(line), "H,1,fw=%s,cells=%u,rate=%u", FW_VERSION, CELLS, RATE);
+  snprintf(line, sizeof(line), "H,2,fw=%s,cells=%u,rate=%u", FW_VERSION, CELLS, RATE);
   sendLine(line);
   lastHello = millis();
 }
