@@ -27,9 +27,10 @@ from companion.games.base import (
 def games_registry() -> Mapping[str, GameRules]:
     """Build the read-only registry ``{name: rules}`` of every available game."""
     from companion.games.dingo_disc import DingoDiscRules
+    from companion.games.pinuid_dobbal import PinuidDobbalRules
 
-    rules = DingoDiscRules()
-    return MappingProxyType({rules.name: rules})
+    games = [DingoDiscRules(), PinuidDobbalRules()]
+    return MappingProxyType({rules.name: rules for rules in games})
 
 
 GAMES: Mapping[str, GameRules] = games_registry()
