@@ -56,13 +56,22 @@ def describe_action(s: State, a: Any) -> str:
 def skip_sentences(s: State) -> list[str]:
     """Why steps of this turn (or the last one, before the next roll) were skipped."""
     mover = s.current if s.phase in ("move", "assign", "over") else 1 - s.current
+    who = "Step" if mover == s.current and s.phase != "over" else f"{s.names[mover]}'s step"
     out = []
     for step, rule, d in s.skips:
-        out.append(f"Step {step} skipped: " + SKIP_REASONS[rule].format(d=d, name=s.names[mover]))
+        out.append(f"{who} {step} skipped: " + SKIP_REASONS[rule].format(d=d, name=s.names[mover]))
     return out
 
 
 def describe_next(s: State) -> str:
+    """What happens next, with the reasons of any step skipped since the last roll."""
+    text = _next(s)
+    if s.skips and s.phase != "over":
+        text += ". " + "; ".join(skip_sentences(s))
+    return text
+
+
+def _next(s: State) -> str:
     """What happens next, e.g. "Anna: move a running pin 1 or 3 (step 1 of 3)"."""
     who = s.names[s.current]
     if s.phase == "over":
