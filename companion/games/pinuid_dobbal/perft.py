@@ -14,7 +14,7 @@ from companion.games.pinuid_dobbal.state import State
 
 
 def perft(s: State, plies: int) -> int:
-    """Action sequences of length ``plies`` from ``s`` (a finished game ends a sequence early: it counts 1)."""
+    """Action sequences of length ``plies`` from ``s`` (a game won earlier ends its sequence: counts 1)."""
     if plies == 0 or s.phase == "over":
         return 1
     b = s.options.board()
