@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-BENCH_MODULES = ("rules", "sensing", "stream", "session")
+BENCH_MODULES = ("rules", "sensing", "stream", "session", "pinuid")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -7,8 +7,9 @@ no clock here. A wall-clock budget ("think one second") is kept outside the core
 - ``random``: a uniformly random legal action.
 - ``greedy``: looks at every way to finish the current turn and takes the one whose end position
   :func:`evaluate` rates best (one turn of look-ahead, no dice of the opponent).
-- ``mcts``: UCT over the actions of the turn with chance nodes for the dice; each new node is rated by
-  a few random whole turns (:func:`playout`) and then :func:`evaluate`.
+- ``mcts``: takes a win within the turn if one exists (an exhaustive look at the turn), else UCT over
+  the actions with chance nodes for the dice; each new node is rated by :func:`evaluate` at the end of
+  its turn (optionally after ``rollout_turns`` random whole turns of :func:`playout`).
 """
 
 from __future__ import annotations
@@ -294,10 +295,31 @@ class Search:
 _ROLLS: dict[int, list[tuple[int, ...]]] = {f: list(product(range(1, f + 1), repeat=3)) for f in (3, 6)}
 
 
+def winning_action(s: State) -> Raw | None:
+    """The first action of a way to win within this turn, if there is one."""
+    b = s.options.board()
+    seat, turn = s.current, s.turn
+    for a in raw_actions(s, b):
+        t = apply_raw(s, a, b)
+        if t.winner == seat:
+            return a
+        if t.phase not in ("roll", "over"):
+            best = [-math.inf]
+            _turn_leaves(t, b, seat, turn, best)
+            if best[0] >= WIN:
+                return a
+    return None
+
+
 def mcts_action(s: State, rng: Any, iterations: int = DEFAULT_ITERATIONS) -> Raw:
+    """The search's action: a win within the turn if there is one, else the most visited after
+    ``iterations`` iterations."""
     acts = raw_actions(s)
     if len(acts) == 1:
         return acts[0]
+    win = winning_action(s)
+    if win is not None:
+        return win
     search = Search(s, rng)
     search.run(iterations)
     return search.best()

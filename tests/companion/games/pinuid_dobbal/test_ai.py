@@ -1,0 +1,79 @@
+"""Computer players and hints: legal, deterministic for a seed, and they take a win in one turn."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.games.pinuid_dobbal import PinuidDobbalRules, Roll, apply, legal_actions
+from companion.games.pinuid_dobbal.ai import STRENGTHS, Search, ai_action, greedy_action, hint, mcts_action
+
+RULES = PinuidDobbalRules()
+
+
+def _after_roll(dice, **options):
+    s = RULES.initial_state({"type": "new_game", "players": ["Anna", "Bob"], "options": options})
+    return apply(s, Roll(dice))
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_every_strength_gives_a_legal_action(strength):
+    s = _after_roll((1, 2, 3))
+    a = ai_action(s, strength, random.Random(1), 60)
+    assert a in legal_actions(s)
+
+
+def test_the_search_is_deterministic_for_a_seed_and_budget():
+    s = _after_roll((2, 3, 1))
+    assert ai_action(s, "mcts", random.Random(5), 150) == ai_action(s, "mcts", random.Random(5), 150)
+
+
+def test_the_search_runs_in_slices_and_counts_iterations():
+    search = Search(_after_roll((1, 3, 2)), random.Random(2))
+    search.run(30)
+    search.run(20)
+    assert search.iterations == 50 and sum(n for _, n, _ in search.ranking()) == 50
+
+
+def test_no_player_decides_a_roll():
+    s = RULES.initial_state({"type": "new_game", "players": ["Anna", "Bob"]})
+    with pytest.raises(ValueError, match="no player decides"):
+        ai_action(s, "greedy", random.Random(1))
+    with pytest.raises(ValueError, match="unknown strength"):
+        ai_action(_after_roll((1, 2, 3)), "perfect", random.Random(1))
+
+
+def _one_turn_from_winning(h):
+    s = h.position("b6 f1", "e7 f7 d5", "c6")
+    return h.roll(s, 1, 1, 1)
+
+
+def test_greedy_and_search_find_the_win_in_one_turn(h):
+    s = _one_turn_from_winning(h)
+    for pick in (lambda t: greedy_action(t, random.Random(1)), lambda t: mcts_action(t, random.Random(1), 300)):
+        t = s
+        while t.phase == "move" and t.current == 0:
+            t = _apply_raw(t, pick(t))
+        assert t.winner == 0
+
+
+def _apply_raw(s, raw):
+    from companion.games.pinuid_dobbal.ai import apply_raw
+
+    return apply_raw(s, raw)
+
+
+def test_hint_names_the_best_move_and_its_alternatives(h):
+    s = _one_turn_from_winning(h)
+    out = hint(s, random.Random(3), 200)
+    assert out["action"]["type"] in ("move", "remove") and out["text"].startswith("Best: Anna")
+    assert out["options"] and all(0 <= o["win_rate"] <= 1 for o in out["options"])
+    assert RULES.action_from_json(out["action"]) in legal_actions(s)
+
+
+def test_greedy_beats_random_over_a_few_games():
+    from companion.bench.pinuid import play_match
+
+    res = play_match("greedy", "random", games=6, seed=11, budget=50)
+    assert res["wins"][0] >= 5
