@@ -51,7 +51,8 @@ def _one_turn_from_winning(h):
 
 def test_greedy_and_search_find_the_win_in_one_turn(h):
     s = _one_turn_from_winning(h)
-    for pick in (lambda t: greedy_action(t, random.Random(1)), lambda t: mcts_action(t, random.Random(1), 300)):
+    picks = (lambda t: greedy_action(t, random.Random(1)), lambda t: mcts_action(t, random.Random(1), 300))
+    for pick in picks:
         t = s
         while t.phase == "move" and t.current == 0:
             t = _apply_raw(t, pick(t))
