@@ -7,7 +7,7 @@
 - ``--part ai``: the computer players against each other, ``--games`` games per pairing (seats
   alternate), with the search at ``--budget`` iterations per decision; decision times are printed.
 
-The clock and the random source live here (and in :func:`think`), never in the core.
+The clock and the random source live here (and in ``companion.players``), never in the core.
 """
 
 from __future__ import annotations
@@ -17,12 +17,11 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from companion.games.pinuid_dobbal import PinuidDobbalRules, apply, legal_actions
-from companion.games.pinuid_dobbal.ai import Search, apply_raw, choose, raw_actions, to_action
+from companion.games.pinuid_dobbal.ai import Search, apply_raw, choose, raw_actions
 from companion.games.pinuid_dobbal.perft import perft, perft_turns
 from companion.games.pinuid_dobbal.playout import playout_state
 from companion.games.pinuid_dobbal.state import State
@@ -34,24 +33,6 @@ GOLDEN = Path(__file__).resolve().parents[2] / "tests/companion/games/pinuid_dob
 
 def start(options: dict[str, Any] | None = None) -> State:
     return RULES.initial_state({"type": "new_game", "players": ["Anna", "Bob"], "options": options or {}})
-
-
-def think(s: State, seconds: float, rng: random.Random, clock: Callable[[], float] = time.perf_counter,
-          slice_iterations: int = 32, max_iterations: int = 1_000_000) -> tuple[Any, int]:
-    """The search's action after about ``seconds`` of thinking (wall clock): ``(typed action, iterations)``.
-
-    The search itself is pure; this runs it in slices of ``slice_iterations`` until the time is up.
-    """
-    acts = raw_actions(s)
-    if len(acts) == 1:
-        return to_action(s, acts[0]), 0
-    deadline = clock() + seconds
-    search = Search(s, rng)
-    while search.iterations < max_iterations:
-        search.run(slice_iterations)
-        if clock() >= deadline:
-            break
-    return to_action(s, search.best()), search.iterations
 
 
 def play_game(players: tuple[str, str], rng: random.Random, budget: int, max_turns: int = 500,

@@ -78,3 +78,17 @@ def test_greedy_beats_random_over_a_few_games():
 
     res = play_match("greedy", "random", games=6, seed=11, budget=50)
     assert res["wins"][0] >= 5
+
+
+def test_wall_clock_player_stops_when_the_time_is_up():
+    from companion.players import best_move, computer_action
+
+    ticks = iter(range(1000))
+    clock = lambda: next(ticks) * 0.01  # noqa: E731 - a fake clock: 10 ms per look
+    s = _after_roll((1, 2, 3))
+    a = computer_action("pinuid-dobbal", s, "mcts", 0.05, random.Random(1), clock)
+    assert a in legal_actions(s)
+    out = best_move("pinuid-dobbal", s, 0.05, random.Random(1), clock)
+    assert 0 < out["iterations"] <= 32 * 10 and out["text"].startswith("Best: Anna")
+    with pytest.raises(ValueError, match="no computer player"):
+        computer_action("dingo-disc", s)
