@@ -33,9 +33,9 @@ def label(s: State, a: Any) -> str:
 
 def describe_action(s: State, a: Any) -> str:
     """A sentence for ``a`` applied to ``s`` (names, not seats)."""
-    who = s.names[s.current] if s.names else "?"
     if isinstance(a, NewGame):
         return f"New game of Pinuid Dobbal: {' against '.join(a.players)}"
+    who = s.names[s.current]
     if isinstance(a, Roll):
         if s.options.play_pin_die == "coloured":
             return (f"{who} rolls {a.dice[0]} and {a.dice[1]} for the running pins"
