@@ -76,8 +76,8 @@ def test_hint_names_the_best_move_and_its_alternatives(h):
 def test_greedy_beats_random_over_a_few_games():
     from companion.bench.pinuid import play_match
 
-    res = play_match("greedy", "random", games=6, seed=11, budget=50)
-    assert res["wins"][0] >= 5
+    res = play_match("greedy", "random", games=4, seed=11, budget=50)
+    assert res["wins"] == [4, 0] and res["unfinished"] == 0
 
 
 def test_wall_clock_player_stops_when_the_time_is_up():

@@ -23,7 +23,8 @@ from companion.games.pinuid_dobbal.playout import playout_state
 from companion.games.pinuid_dobbal.state import OPTIONS
 
 RULES = PinuidDobbalRules()
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEWER = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 OPTION_VALUES = st.fixed_dictionaries({}, optional={o.name: st.sampled_from(o.choices) for o in OPTIONS})
 
 
@@ -50,7 +51,7 @@ def test_pins_are_conserved_and_never_share_a_square(options, seed):
         assert invariants(s) == [], (s.to_json(), invariants(s))
 
 
-@SETTINGS
+@FEWER
 @given(options=OPTION_VALUES, seed=st.integers(0, 10**6))
 def test_replay_of_the_log_rebuilds_every_state_and_json_round_trips(options, seed):
     states, actions = _random_game(options, seed, 60)
@@ -61,7 +62,7 @@ def test_replay_of_the_log_rebuilds_every_state_and_json_round_trips(options, se
         assert state_from_json(json.loads(json.dumps(s.to_json()))) == s
 
 
-@SETTINGS
+@FEWER
 @given(options=OPTION_VALUES, seed=st.integers(0, 10**6))
 def test_actions_not_listed_are_refused_and_change_nothing(options, seed):
     rng = random.Random(seed)
