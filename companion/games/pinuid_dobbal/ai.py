@@ -295,19 +295,31 @@ class Search:
 _ROLLS: dict[int, list[tuple[int, ...]]] = {f: list(product(range(1, f + 1), repeat=3)) for f in (3, 6)}
 
 
+def _can_win(s: State, b: Board, seat: int, turn: int) -> bool:
+    """Whether some way to finish this turn wins. Pruned: the play-pin moves only in step 2, so once
+    it is done the play-pin must already stand on the goal line."""
+    goal = b.back_line[1 - seat]
+    if s.phase == "move" and s.step == 3 and not goal >> s.play & 1:
+        return False
+    for a in raw_actions(s, b):
+        if s.phase == "move" and s.step == 2 and not goal >> a[2] & 1:
+            continue
+        t = apply_raw(s, a, b)
+        if t.winner == seat:
+            return True
+        if t.phase not in ("roll", "over") and _can_win(t, b, seat, turn):
+            return True
+    return False
+
+
 def winning_action(s: State) -> Raw | None:
     """The first action of a way to win within this turn, if there is one."""
     b = s.options.board()
     seat, turn = s.current, s.turn
     for a in raw_actions(s, b):
         t = apply_raw(s, a, b)
-        if t.winner == seat:
+        if t.winner == seat or t.phase not in ("roll", "over") and _can_win(t, b, seat, turn):
             return a
-        if t.phase not in ("roll", "over"):
-            best = [-math.inf]
-            _turn_leaves(t, b, seat, turn, best)
-            if best[0] >= WIN:
-                return a
     return None
 
 

@@ -92,3 +92,27 @@ def test_wall_clock_player_stops_when_the_time_is_up():
     assert 0 < out["iterations"] <= 32 * 10 and out["text"].startswith("Best: Anna")
     with pytest.raises(ValueError, match="no computer player"):
         computer_action("dingo-disc", s)
+
+
+def test_the_pruned_win_search_agrees_with_the_exhaustive_look_at_the_turn():
+    import math
+
+    from companion.games.pinuid_dobbal.ai import WIN, _turn_leaves, apply_raw, raw_actions, winning_action
+
+    rng = random.Random(4)
+    checked = wins = 0
+    for setup in RULES.example_setups():
+        for _ in range(3):
+            s = RULES.initial_state(setup)
+            while s.phase != "over" and s.turn < 80:
+                if s.phase == "move" and s.step == 1:
+                    best = [-math.inf]
+                    _turn_leaves(s, s.options.board(), s.current, s.turn, best)
+                    found = winning_action(s)
+                    assert (found is not None) == (best[0] >= WIN)
+                    if found is not None:
+                        assert apply_raw(s, found).winner == 0 or best[0] >= WIN
+                        wins += 1
+                    checked += 1
+                s = apply_raw(s, rng.choice(raw_actions(s)))
+    assert checked > 200 and wins > 5
