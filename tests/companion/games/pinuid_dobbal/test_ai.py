@@ -110,9 +110,7 @@ def test_the_pruned_win_search_agrees_with_the_exhaustive_look_at_the_turn():
                     _turn_leaves(s, s.options.board(), s.current, s.turn, best)
                     found = winning_action(s)
                     assert (found is not None) == (best[0] >= WIN)
-                    if found is not None:
-                        assert apply_raw(s, found).winner == 0 or best[0] >= WIN
-                        wins += 1
+                    wins += found is not None
                     checked += 1
                 s = apply_raw(s, rng.choice(raw_actions(s)))
     assert checked > 200 and wins > 5
