@@ -100,11 +100,11 @@ class PinuidDobbalRules:
         return [
             {**base, "options": {}},
             {**base, "options": {"width": 7, "height": 8, "opening": 4, "move_diagonals": False,
-                                 "adjacent_diagonals": False, "dice": "1-6"}},
+                                 "dice": "1-6"}},
             {**base, "options": {"play_pin_die": "chosen", "double_normal_turn": False,
                                  "removal_limit": "3-off-at-once", "win_needs_all_moves": False}},
             {**base, "options": {"height": 5, "removal_limit": "3-total", "play_pin_own_back_line": False,
-                                 "opening": 1}},
+                                 "opening": 1, "adjacent_diagonals": False}},
         ]
 
     def invariants(self, state: State) -> list[str]:
