@@ -17,6 +17,7 @@ from companion import __version__
 # Order here is the order shown in --help.
 COMMAND_MODULES = (
     "run",
+    "games",
     "play",
     "simulate",
     "replay",

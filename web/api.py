@@ -71,6 +71,15 @@ def api_blueprint() -> Blueprint:
     def state() -> Response:
         return jsonify(_controller().message())
 
+    @bp.get("/games")
+    def games() -> Response:
+        from web.views import view_urls
+
+        out = []
+        for game in _controller().games():
+            out.append({**game, **view_urls(game["name"])})
+        return jsonify({"games": out})
+
     @bp.get("/events")
     def events() -> Response:
         heartbeat = _ctx()["heartbeat_s"]

@@ -31,10 +31,12 @@ def create_app(
     session_store: Any = None,
     heartbeat_s: float = 15.0,
     calibration: Any = None,
+    view_dirs: list[Any] | None = None,
 ) -> Flask:
     """Build the app; ``session_store`` (a SessionStore) adds the history pages if available.
 
     ``calibration``: the table's calibration wizard (``companion.table.calwizard``), if any.
+    ``view_dirs``: more directories of game views besides ``web/static/games`` (``web.views``).
     """
     app = Flask(__name__, static_folder="static", template_folder="templates")
     app.config.update(
@@ -47,12 +49,14 @@ def create_app(
         JSON_SORT_KEYS=False,
     )
     app.extensions["dingo"] = {"controller": controller, "guard": guard, "heartbeat_s": heartbeat_s,
-                               "calibration": calibration}
+                               "calibration": calibration, "view_dirs": list(view_dirs or [])}
 
     from web.api import api_blueprint
     from web.pages import pages_blueprint
+    from web.views import views_blueprint
 
     app.register_blueprint(pages_blueprint())
+    app.register_blueprint(views_blueprint())
     app.register_blueprint(api_blueprint())
     _register_sessions(app, session_store)
 
@@ -71,7 +75,7 @@ def create_app(
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
         resp.headers.setdefault("X-Frame-Options", "DENY")
         resp.headers.setdefault("Referrer-Policy", "same-origin")
-        if request.blueprint in ("pages", "api"):  # other blueprints set their own policy
+        if request.blueprint in ("pages", "api", "views"):  # other blueprints set their own policy
             resp.headers.setdefault(
                 "Content-Security-Policy",
                 "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "

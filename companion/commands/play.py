@@ -1,10 +1,14 @@
-"""``dingo-companion play``: referee a Dingo Disc game in the terminal, or run a script of actions.
+"""``dingo-companion play``: referee any registered game in the terminal, or run a script of actions.
 
 ``play --script FILE`` reads JSON Lines actions (``-`` = stdin), applies them and prints the final
 state as JSON; the first malformed or illegal line stops it with exit status 2 and ``line N: reason``
-on stderr. Without ``--script`` it is an interactive game at a real table: it draws the dice (with
-``random``, here in the command layer, never in the core) or accepts typed dice, asks for sizes and
-what fell, shows the supplies, and can save the actions (``--save``) for ``--script`` to replay.
+on stderr. The game is ``--game NAME``, else the first line's ``game``, else the Dingo Disc.
+Without ``--script`` it is an interactive game at a real table: for the Dingo Disc it draws the dice
+(with ``random``, here in the command layer, never in the core) or accepts typed dice, asks for
+sizes and what fell, shows the supplies, and can save the actions (``--save``) for ``--script`` to
+replay; any other game lists its legal actions by number (see ``companion.commands.playgeneric``).
+``play --game NAME --random N --seed S`` plays N games choosing uniformly among the legal actions
+and prints one JSON object (``companion.commands.playgeneric.random_games``).
 """
 
 from __future__ import annotations
@@ -37,42 +41,69 @@ from companion.games.dingo_disc import (
     Roll,
     RollColour,
     State,
-    action_from_json,
 )
 from companion.games.dingo_disc.state import OPTION_VALUES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``play`` subcommand."""
-    p = subparsers.add_parser("play", help="play a Dingo Disc game in the terminal, or run a script of "
-                              "actions")
+    p = subparsers.add_parser("play", help="play a game in the terminal (any registered game), run a "
+                              "script of actions, or play random games")
+    p.add_argument("--game", metavar="NAME", help="the game (see 'dingo-companion games'); default: the "
+                   "script's new_game, else dingo-disc")
+    p.add_argument("--random", metavar="N", type=int, help="play N random games (uniform among the legal "
+                   "actions) and print {games, finished, actions, illegal_caught, errors} as JSON")
+    p.add_argument("--max-actions", metavar="K", type=int, default=10000,
+                   help="--random: stop a game after K actions (default 10000)")
     p.add_argument("--script", metavar="FILE", help="JSON Lines actions to apply ('-' = stdin); prints the "
                    "final state as JSON")
     p.add_argument("--save", metavar="FILE", type=Path, help="interactive: write the actions as JSON Lines")
-    p.add_argument("--seed", type=int, default=None, help="interactive: seed of the dice and draws")
+    p.add_argument("--seed", type=int, default=None, help="seed of the dice and draws (also --random)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the script or the interactive game; returns the exit status."""
+    """Run the script, the random games or the interactive game; returns the exit status."""
+    from companion.commands import playgeneric
+
+    game = getattr(args, "game", None)
+    if game is not None:
+        from companion.games import GAMES
+
+        if game not in GAMES:
+            print(f"play: unknown game {game!r}; known games: {', '.join(sorted(GAMES))}", file=sys.stderr)
+            return 2
+    if getattr(args, "random", None) is not None:
+        return playgeneric.random_games(game or "dingo-disc", args.random, args.seed, sys.stdout,
+                                        max_actions=args.max_actions)
     if args.script is not None:
         if args.script == "-":
-            return run_script(sys.stdin, sys.stdout, sys.stderr)
+            return run_script(sys.stdin, sys.stdout, sys.stderr, game)
         try:
             with open(args.script, encoding="utf-8") as stream:
-                return run_script(stream, sys.stdout, sys.stderr)
+                return run_script(stream, sys.stdout, sys.stderr, game)
         except OSError as exc:
             print(f"play: cannot read {args.script}: {exc.strerror or exc}", file=sys.stderr)
             return 1
+    if game not in (None, "dingo-disc"):
+        return playgeneric.GenericTerminal(game, sys.stdin, sys.stdout, random.Random(args.seed),
+                                           args.save).play()
     return Terminal(sys.stdin, sys.stdout, random.Random(args.seed), args.save).play()
 
 
 # ---------------------------------------------------------------- scripted mode
 
 
-def run_script(stream: IO[str], out: IO[str], err: IO[str]) -> int:
-    """Apply the JSON Lines actions of ``stream``; print the final state; 2 on the first bad line."""
-    match: Match | None = None
+def run_script(stream: IO[str], out: IO[str], err: IO[str], game: str | None = None) -> int:
+    """Apply the JSON Lines actions of ``stream``; print the final state; 2 on the first bad line.
+
+    ``game``: the game's name (else the first line's ``game``, else the Dingo Disc).
+    """
+    from companion.games import GAMES
+    from companion.games.match import GameMatch
+
+    match: GameMatch | None = None
+    rules: Any = None
     for number, line in enumerate(stream, start=1):
         if not line.strip():
             continue
@@ -82,14 +113,26 @@ def run_script(stream: IO[str], out: IO[str], err: IO[str]) -> int:
             print(f"line {number}: invalid JSON: {exc.msg} (column {exc.colno})", file=err)
             return 2
         try:
-            action = action_from_json(data)
             if match is None:
-                if not isinstance(action, NewGame):
+                named = data.get("game") if isinstance(data, dict) else None
+                if game is not None and named is not None and named != game:
+                    print(f"line {number}: the script is a {named!r} game, not {game!r}", file=err)
+                    return 2
+                name = game or (named if isinstance(named, str) else "dingo-disc")
+                rules = GAMES.get(name)
+                if rules is None:
+                    print(f"line {number}: unknown game {name!r}; known games: {', '.join(sorted(GAMES))}",
+                          file=err)
+                    return 2
+                if isinstance(data, dict) and data.get("type") == "new_game" and named is None:
+                    data = {**data, "game": name}
+                action = rules.action_from_json(data)
+                if action.type != "new_game":
                     print(f"line {number}: the first action must be new_game, got {action.type}", file=err)
                     return 2
-                match = Match(action)
+                match = GameMatch(rules, action)
             else:
-                match.apply(action)
+                match.apply(rules.action_from_json(data))
         except (ActionFormatError, IllegalAction) as exc:
             print(f"line {number}: {exc}", file=err)
             return 2

@@ -1,7 +1,8 @@
 """The rules cores of the games the companion referees (pure: no I/O, clock, randomness, threads).
 
-``GAMES`` maps a game name to its rules object; it is built by :func:`games_registry` and is
-read-only.
+``GAMES`` maps a game name to its rules object (a :class:`GameModule`); it is built by
+:func:`games_registry` and is read-only. Adding a game = one line in ``modules`` below: the table,
+the page, the session log, the exports, the CLI and the generic game test suite then take it up.
 """
 
 from __future__ import annotations
@@ -24,19 +25,22 @@ from companion.games.base import (
 )
 
 
-def games_registry() -> Mapping[str, GameRules]:
+def games_registry() -> Mapping[str, GameModule]:
     """Build the read-only registry ``{name: rules}`` of every available game."""
-    from companion.games.dingo_disc import DingoDiscRules
+    from companion.games.dingo_disc import DINGO_DISC
     from companion.games.pinuid_dobbal import PinuidDobbalRules
 
-    games = [DingoDiscRules(), PinuidDobbalRules()]
-    return MappingProxyType({rules.name: rules for rules in games})
+    modules: list[GameModule] = [
+        DINGO_DISC,
+        PinuidDobbalRules(),
+    ]
+    return MappingProxyType({m.name: m for m in modules})
 
 
-GAMES: Mapping[str, GameRules] = games_registry()
+GAMES: Mapping[str, GameModule] = games_registry()
 
 
-def get_game(name: str) -> GameRules:
+def get_game(name: str) -> GameModule:
     """Return the rules of game ``name``; raise ``KeyError`` naming the known games if unknown."""
     try:
         return GAMES[name]

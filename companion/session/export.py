@@ -6,8 +6,12 @@ also ``bgstats://app.bgstatsapp.com/createPlay.html?data=...`` on a phone with t
 used, as documented by BG Stats: ``sourceName`` (required), ``sourcePlayId``, ``playDate``
 (``"YYYY-MM-DD HH:mm:ss"``, local time), ``durationMin``, ``comments``, ``game`` (``name``,
 ``sourceGameId``, ``highestWins``, ``noPoints``; ``bggId`` optional and only sent when known),
-``players`` (``name``, ``sourcePlayerId``, ``rank``, ``winner``, ``startPlayer``, ``seatOrder``;
-``winner`` and ``startPlayer`` always present since the Android app rejects a player without them).
+``players`` (``name``, ``sourcePlayerId``, ``rank``, ``score``, ``winner``, ``startPlayer``,
+``seatOrder``; ``winner`` and ``startPlayer`` always present since the Android app rejects a player
+without them). The game's ``name`` is its module's ``title``; its ``scoring`` decides the rest:
+``points`` -> ``highestWins`` true, ``noPoints`` false and each player's ``score`` (a string, as BG
+Stats keeps scores) from the logged outcome; ``rank`` -> ``noPoints``, ranks; ``winner`` -> ``noPoints``,
+winners only.
 """
 
 from __future__ import annotations
@@ -25,6 +29,18 @@ from companion.session.store import SessionStore
 FORMATS = ("json", "csv", "trace", "bgstats")
 SOURCE_NAME = "Dingo Companion"
 GAME_NAMES = {"dingo-disc": "Dingo Disc", "dingo_disc": "Dingo Disc"}
+"""Titles of games that are not (or no longer) registered; a registered game's own title wins."""
+
+
+def game_facts(game: str) -> tuple[str, str]:
+    """``(title, scoring)`` of a logged game: the registered module's, else the name and ``"rank"``."""
+    from companion.session.rebuild import game_rules
+
+    try:
+        rules = game_rules(game)
+    except SessionError:
+        return GAME_NAMES.get(game, game), "rank"
+    return str(rules.title), str(getattr(rules, "scoring", "rank"))
 CSV_COLUMNS = ("seq", "time_utc", "t_ms", "actor", "source", "type", "action", "sensed")
 
 
@@ -55,9 +71,11 @@ def export_json(store: SessionStore, session_id: int) -> dict[str, Any]:
     """Everything about a session except the raw samples: record, actions, events, trace summary."""
     info = store.session(session_id)
     header = store.trace_header(session_id)
+    title, scoring = game_facts(info.game)
     return {
         "format": "dingo-session/1",
-        "session": info.to_json() | {"started_utc": _iso(info.started_at), "ended_utc": _iso(info.ended_at)},
+        "session": info.to_json() | {"started_utc": _iso(info.started_at), "ended_utc": _iso(info.ended_at),
+                                     "title": title, "scoring": scoring},
         "actions": [a.to_json() for a in store.actions(session_id)],
         "effective_actions": store.effective_actions(session_id),
         "events": store.events(session_id),
@@ -106,8 +124,10 @@ def _start_player(store: SessionStore, info: SessionInfo) -> int | None:
 def bgstats_play(store: SessionStore, session_id: int) -> dict[str, Any]:
     """The session as one BG Stats push-import play (see the module docstring for the fields)."""
     info = store.session(session_id)
+    title, scoring = game_facts(info.game)
     start = _start_player(store, info)
     winners = set(info.winners)
+    scores = (info.outcome or {}).get("scores") if scoring == "points" else None
     players = []
     for p in sorted(info.players, key=lambda p: p["seat"]):
         seat = p["seat"]
@@ -118,8 +138,11 @@ def bgstats_play(store: SessionStore, session_id: int) -> dict[str, Any]:
             "startPlayer": seat == start,
             "seatOrder": seat + 1,
         }
-        if info.ranking is not None:
+        if info.ranking is not None and scoring != "winner":
             entry["rank"] = info.ranking[seat]
+        if isinstance(scores, list) and seat < len(scores) and isinstance(scores[seat], int | float):
+            value = scores[seat]
+            entry["score"] = str(int(value)) if float(value).is_integer() else str(value)
         players.append(entry)
     local = dt.datetime.fromtimestamp(info.started_at).strftime("%Y-%m-%d %H:%M:%S")
     play: dict[str, Any] = {
@@ -127,10 +150,10 @@ def bgstats_play(store: SessionStore, session_id: int) -> dict[str, Any]:
         "sourcePlayId": f"dingo-companion-{session_id}-{int(info.started_at)}",
         "playDate": local,
         "game": {
-            "name": GAME_NAMES.get(info.game, info.game),
+            "name": title,
             "sourceGameId": info.game,
-            "highestWins": False,
-            "noPoints": True,
+            "highestWins": scoring == "points",
+            "noPoints": scoring != "points",
         },
         "players": players,
     }

@@ -78,9 +78,9 @@ def replay_game(store: SessionStore, session_id: int, resensed: Resensed) -> Rep
     A session without a stored trace is rebuilt from all its logged actions. ``SessionError`` if
     the log does not start with ``new_game``.
     """
-    from companion.table.game import DingoDiscGame, IllegalMove, track_tip
+    from companion.table.game import IllegalMove, ModuleGame, track_tip
 
-    game = DingoDiscGame()
+    game = ModuleGame()
     has_trace = store.trace_header(session_id) is not None
     rows = _host_rows(store, session_id, use_sensor_rows=not has_trace)
     if not rows or rows[0].action.get("type") != "new_game":
@@ -122,7 +122,7 @@ def replay_game(store: SessionStore, session_id: int, resensed: Resensed) -> Rep
     while nxt is not None:
         host(nxt)
         nxt = next(pending, None)
-    out.state = game.state_json(match)
+    out.state = match.state.to_json()  # the game's own JSON, as the logged game gives it
     out.history = game.history_json(match)
     return out
 

@@ -1,5 +1,6 @@
-"""Statistics across logged sessions: wins per player, game length, tips per game, and where
-on the disc the tipping placements stood (zone x number).
+"""Statistics across logged sessions of every game: games played by game, wins per player, game
+length; for the Dingo Disc, tips per game and where on the disc the tipping placements stood
+(zone x number).
 
 A tip is attributed to the placement just before it: the last sensed ``placed`` event before a
 ``tipped`` event (when the session has sensed events), otherwise the last ``place`` action before a
@@ -13,7 +14,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.session.export import game_facts
 from companion.session.store import SessionStore
+
+DISC_NAMES = ("dingo-disc", "dingo_disc")
 
 
 @dataclass
@@ -38,6 +42,7 @@ class Stats:
     tips_per_game: list[int] = field(default_factory=list)
     tip_spots: Counter = field(default_factory=Counter)
     unattributed_tips: int = 0
+    games: Counter = field(default_factory=Counter)  # finished games by game title
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready view."""
@@ -52,6 +57,7 @@ class Stats:
                 {"zone": z, "number": n, "tips": c} for (z, n), c in sorted(self.tip_spots.items())
             ],
             "unattributed_tips": self.unattributed_tips,
+            "games": dict(sorted(self.games.items())),
         }
 
 
@@ -112,6 +118,9 @@ def compute_stats(store: SessionStore) -> Stats:
                     ps.draws += 1
         if info.duration_s is not None:
             st.durations_s.append(info.duration_s)
+        st.games[game_facts(info.game)[0]] += 1
+        if info.game not in DISC_NAMES:
+            continue  # tips and the spots they came from are the Dingo Disc's
         spots, tips = _tips_from_events(store.events(info.id))
         if tips == 0:
             spots, tips = _tips_from_actions(store.effective_actions(info.id))

@@ -35,7 +35,7 @@ class SessionStore(TraceLog):
 
     def start_session(
         self,
-        game: str = "dingo-disc",
+        game: str | None = None,
         players: Sequence[Any] | None = None,
         *,
         version: str | int = "",
@@ -50,8 +50,12 @@ class SessionStore(TraceLog):
         Either give ``players`` (names or ``{"name", "seat"}``), ``version`` and ``options``, or
         ``setup``: the game's ``new_game`` action (object with ``to_json`` or its dict), from which
         players, version and options are taken; ``setup`` is then logged as action 1 in the same
-        transaction, so the log alone rebuilds the match (do not append it again).
+        transaction, so the log alone rebuilds the match (do not append it again). ``game``: the
+        registry name; by default the setup's ``game``, else ``"dingo-disc"``.
         """
+        if game is None:
+            named = action_json(setup).get("game") if setup is not None else None
+            game = named if isinstance(named, str) and named else "dingo-disc"
         if not isinstance(game, str) or not game:
             raise SessionError(f"game must be a non-empty string, got {game!r}")
         first: dict[str, Any] | None = None

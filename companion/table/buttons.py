@@ -59,5 +59,9 @@ class ButtonsMixin:
             prompts = self._pending.to_json()
             if prompts:
                 return self.resolve_prompt(prompts[0]["id"], prompts[0]["choices"][0], source=source)
+            if state.get("game") != "dingo-disc":  # another game: the one thing to do, if only one
+                choices = [la["action"] for la in state.get("legal") or [] if not la.get("chance")]
+                if len(choices) == 1:
+                    return self.apply(choices[0], source=source)
             raise RequestError(f"nothing to confirm now: the table expects {kind}", 409)
 

@@ -26,7 +26,7 @@ from companion.table.errors import RequestError
 from companion.table.game import IllegalMove, track_tip
 from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
 from companion.table.hub import Hub, Subscription
-from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event, fall_to_whom
+from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event
 from companion.table.resume import ResumeMixin
 from companion.table.simcontrol import SimControl, SimError
 
@@ -115,6 +115,11 @@ class TableController(ResumeMixin, ButtonsMixin):
                 "layout": self._layout_json(),
             }
 
+    def games(self) -> list[dict]:
+        """The games this table can start (name, title, scoring, setup spec), for the start screen."""
+        catalogue = getattr(self._game, "catalogue", None)
+        return catalogue() if catalogue is not None else []
+
     def subscribe(self) -> tuple[Subscription, dict]:
         """A new subscription and the full snapshot it starts from (taken atomically)."""
         with self._lock:
@@ -184,7 +189,7 @@ class TableController(ResumeMixin, ButtonsMixin):
                 actor = actor_for(actor_by(source), undone, self._game.state_json(self._match))
                 self._log(lambda: self._store.append_action(
                     self._session_id, {"type": "undo"}, source=source, actor=actor))
-            entry = self._feed_add({"event": "undo"}, "Undone: " + self._describe(undone))
+            entry = self._feed_add({"event": "undo"}, "Undone: " + self._describe(undone, applied=False))
             return self._changed([entry])
 
     def resolve_prompt(self, prompt_id: str, choice: str, *, source: str = "page") -> dict:
@@ -345,7 +350,7 @@ class TableController(ResumeMixin, ButtonsMixin):
             raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
         except (ValueError, TypeError, KeyError) as exc:
             raise RequestError(f"bad action: {exc}") from exc
-        text = fall_to_whom(self._describe(applied), applied, before)
+        text = self._describe(applied)
         if self._store is not None and self._session_id is not None:
             t_ms = next((e["t_ms"] for e in sensed if isinstance(e.get("t_ms"), int)), None)
             actor = actor_for(actor_by(source, by), applied, before)
@@ -384,10 +389,10 @@ class TableController(ResumeMixin, ButtonsMixin):
         self._feed.appendleft(entry)
         return entry
 
-    def _describe(self, action: dict) -> str:
+    def _describe(self, action: dict, applied: bool = True) -> str:
         players = self._game.state_json(self._match).get("players") or []
         names = [str(p.get("name", "?")) if isinstance(p, dict) else str(p) for p in players]
-        return self._game.describe(action, names)
+        return self._game.describe(action, names, match=self._match, applied=applied)
 
     def _layout_json(self) -> dict | None:
         layout = getattr(self._header, "layout", None)
@@ -413,7 +418,7 @@ class TableController(ResumeMixin, ButtonsMixin):
         if self._store is None:
             return None
         try:
-            return int(self._store.start_session(setup=first, header=self._header))
+            return int(self._store.start_session(setup=first, header=self._header))  # its game: setup's
         except Exception:  # noqa: BLE001
             log.exception("session log: cannot start a session")
             self._status["log"] = "session log unavailable: this game is not being saved"
@@ -423,10 +428,8 @@ class TableController(ResumeMixin, ButtonsMixin):
         state = self._game.state_json(self._match)
         if state.get("phase") != "over":
             return
-        ranking = [p.get("rank") for p in state.get("players") or []]
-        outcome = {"winner": state.get("winner"), "draw": state.get("draw")}
-        self._end_session(ranking=ranking if all(isinstance(r, int) for r in ranking) else None,
-                          outcome=outcome)
+        ranking, outcome = finish_record(state)
+        self._end_session(ranking=ranking, outcome=outcome)
 
     def _end_session(self, *, abandon: bool = False, ranking: list | None = None,
                      outcome: dict | None = None) -> None:
@@ -447,6 +450,29 @@ class TableController(ResumeMixin, ButtonsMixin):
             return False
         self._session_id, self._closed_sid, self._log_closed = sid, None, False
         return True
+
+
+def finish_record(state: dict) -> tuple[list[int] | None, dict]:
+    """The session log's ``ranking`` (rank per seat, 1 = first, ties share) and ``outcome`` of a
+    finished game's state JSON: the game's outcome (winners, ranking groups, scores, draw) plus
+    ``winner`` and ``draw`` as the history has always read them."""
+    players = state.get("players") or []
+    outcome = state.get("outcome") or {}
+    groups = outcome.get("ranking") or []
+    ranking: list[int] | None = None
+    if groups and sorted(s for g in groups for s in g) == list(range(len(players))):
+        ranking = [0] * len(players)
+        place = 1
+        for group in groups:
+            for seat in group:
+                ranking[seat] = place
+            place += len(group)
+    elif players and all(isinstance(p, dict) and isinstance(p.get("rank"), int) for p in players):
+        ranking = [p["rank"] for p in players]
+    winners = outcome.get("winners") or []
+    winner = state.get("winner", winners[0] if len(winners) == 1 else None)
+    draw = state.get("draw", bool(outcome.get("draw")))
+    return ranking, {"winner": winner, "draw": draw, **outcome}
 
 
 def _call(obj: Any, name: str, *args: Any) -> None:

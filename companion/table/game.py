@@ -1,18 +1,26 @@
-"""The controller's view of a game: the Dingo Disc rules core behind a small adapter.
+"""The controller's view of a game: any registered game module behind one small adapter.
 
 :class:`GameAdapter` is what :class:`companion.table.TableController` needs from a game (so the
-controller and its tests do not depend on the rules core's internals); :class:`DingoDiscGame`
-implements it with ``companion.games`` (docs/actions.md). Sensed events become actions here.
+controller and its tests do not depend on a rules core's internals); :class:`ModuleGame`
+implements it over every module of ``companion.games.GAMES`` (``new_game.game`` chooses; the
+Dingo Disc when it is absent). The state JSON it gives is the game's ``state.to_json()`` plus
+``legal``, ``to_move``, ``next``, ``outcome`` and ``title`` (and an ``expected`` built from them
+when the game has none). The Dingo Disc's own parts stay here: its sensed events become actions
+(:func:`sensed_to_actions`) and its dice are drawn as before (:func:`roll_for`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
-from companion.table.prompts import SIZES, pawns_text
+from companion.games.dingo_disc.describe import describe_action
+from companion.table.prompts import SIZES
+
+__all__ = ["NO_GAME_STATE", "PLATFORM_KEYS", "DingoDiscGame", "GameAdapter", "IllegalMove", "ModuleGame",
+           "describe_action", "game_json", "roll_for", "sensed_to_actions", "track_tip"]
 
 COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
 
@@ -21,6 +29,8 @@ NO_GAME_STATE: dict = {
     "disc_pawns": [], "flags": [], "winner": None, "draw": False,
     "expected": {"kind": "new_game", "player": None,
                  "prompt": "Start a new game: players, their names and the rules version"},
+    "legal": [], "to_move": None, "next": "Start a new game: choose the game and the players",
+    "outcome": None, "title": None,
 }
 
 
@@ -54,8 +64,9 @@ class GameAdapter(Protocol):
     def history_json(self, match: Any) -> list[dict]:
         """Every action so far, as JSON."""
 
-    def describe(self, action: dict) -> str:
-        """A short line for the feed."""
+    def describe(self, action: dict, names: list[str] | None = None, match: Any = None,
+                 applied: bool = True) -> str:
+        """A short line for the feed (``applied``: the match's last action, else one just undone)."""
 
     def roll_action(self, state: dict, rng: random.Random) -> dict | None:
         """The dice action expected now with random faces, or None if no dice are expected."""
@@ -132,82 +143,76 @@ def sensed_to_actions(event: dict, state: dict) -> list[dict]:
     return []
 
 
-def describe_action(action: dict, names: list[str]) -> str:
-    """A feed line for an action, with player names where the action names a seat."""
-    def who(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
-
-    kind = action.get("type")
-    if kind == "new_game":
-        return f"New game (version {action.get('version')}): " + ", ".join(action.get("players") or [])
-    if kind == "first_player":
-        return f"{who(action.get('seat'))} plays first" + (" (drawn)" if action.get("drawn") else "")
-    if kind == "roll":
-        number = action.get("number")
-        face = "PENALTY (1)" if number == 1 else str(number)
-        colour = action.get("colour")
-        return f"Rolled {str(colour).upper() + ' ' if colour else ''}{face}"
-    if kind == "roll_colour":
-        return f"Colour die: {str(action.get('colour')).upper()}"
-    if kind == "give":
-        return f"{who(action.get('giver'))} gives a {action.get('size')} pawn"
-    if kind == "place":
-        where = (f"{str(action.get('zone')).upper()} {action.get('number')}" if action.get("zone")
-                 else "a line" if action.get("sensed") else "the rolled spot")
-        return f"Placed a {action.get('size')} pawn on {where}"
-    if kind == "fall":
-        fell = pawns_text(action.get("pawns"))
-        return ("Tipped! " if action.get("tipped") else "") + f"{fell} fell" + (
-            " (to confirm)" if action.get("confident") is False else "")
-    if kind in ("confirm_fall", "correct_fall"):
-        pawns = action.get("pawns")
-        return ("Fall confirmed" if kind == "confirm_fall" else "Fall corrected") + (
-            f": {pawns_text(pawns)}" if pawns else "")
-    if kind == "hand":
-        return f"Hand on the disc! ({int(action.get('duration_ms') or 0) / 1000:.1f} s)"
-    if kind == "removed":
-        return f"A {action.get('size')} pawn was lifted off"
-    labels = {"take_dice": "Dice taken", "accept_placement": "Placement accepted",
-              "redo_placement": "Placement to redo", "end_game": "Game over",
-              "dismiss_flag": "Flag dismissed", "correct_size": f"Size corrected to {action.get('size')}"}
-    return labels.get(str(kind), str(kind))
-
-
 def _num(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-class DingoDiscGame:
-    """:class:`GameAdapter` over the real rules core (``companion.games``)."""
+PLATFORM_KEYS = ("legal", "to_move", "next", "outcome", "title", "scoring")
+"""What :meth:`ModuleGame.state_json` adds to the game's own ``state.to_json()``."""
 
-    def __init__(self) -> None:
-        """Import the rules core (raises ImportError naming what is missing)."""
-        from companion.games import get_game
-        from companion.games.dingo_disc import Match
 
-        self._rules = get_game("dingo-disc")
-        self._match_cls = Match
+def game_json(state: dict) -> dict:
+    """A state JSON of the table without what the platform added (the game's own JSON)."""
+    return {k: v for k, v in state.items() if k not in PLATFORM_KEYS}
+
+
+class ModuleGame:
+    """:class:`GameAdapter` over the registered game modules (``companion.games.GAMES``).
+
+    ``games``: another registry (tests register a tiny game this way); ``default``: the game of a
+    ``new_game`` that names none.
+    """
+
+    def __init__(self, games: Mapping[str, Any] | None = None, default: str = "dingo-disc") -> None:
+        """Use ``games`` (default: every registered game)."""
+        if games is None:
+            from companion.games import GAMES
+
+            games = GAMES
+        self.games = games
+        self.default = default if default in games else next(iter(games))
+        self._cache: tuple[Any, dict] | None = None
+
+    # -- choosing the game
+
+    def rules_for(self, name: Any) -> Any:
+        """The module of game ``name`` (None: the default); ValueError naming the known games."""
+        key = self.default if name is None else name
+        if key == "dingo_disc":  # the old spelling in early session logs
+            key = "dingo-disc"
+        rules = self.games.get(key) if isinstance(key, str) else None
+        if rules is None:
+            raise ValueError(f"unknown game {name!r}; known games: {', '.join(sorted(self.games))}")
+        return rules
+
+    def catalogue(self) -> list[dict]:
+        """Every game for the start screen: name, title, scoring and setup spec."""
+        return [{"name": r.name, "title": r.title, "scoring": r.scoring, "setup": r.setup_spec().to_json()}
+                for r in self.games.values()]
 
     @contextlib.contextmanager
     def _moves(self) -> Iterator[None]:
         """Raise the rules core's ``IllegalAction`` as :class:`IllegalMove` (a ``ValueError`` passes)."""
+        from companion.games.base import IllegalAction
+
         try:
             yield
         except ValueError:
             raise
-        except Exception as exc:
-            if type(exc).__name__ == "IllegalAction":
-                raise IllegalMove(str(exc), str(getattr(exc, "rule", "illegal")),
-                                  str(getattr(exc, "reason", exc))) from exc
-            raise
+        except IllegalAction as exc:
+            raise IllegalMove(str(exc), str(exc.rule or "illegal"), str(exc.reason or exc)) from exc
 
-    def _parse(self, action: Any) -> Any:
+    def _parse(self, rules: Any, action: Any) -> Any:
         if not isinstance(action, dict):
             raise ValueError("an action must be a JSON object")
-        return self._rules.action_from_json(action)
+        return rules.action_from_json(action)
+
+    # -- the adapter
 
     def new_match(self, setup: dict | None) -> Any:
         """See :class:`GameAdapter`; ``setup`` is a ``new_game`` action (``type`` optional)."""
+        from companion.games.match import GameMatch
+
         if setup is None:
             return None
         if not isinstance(setup, dict):
@@ -215,52 +220,107 @@ class DingoDiscGame:
         setup = {"type": "new_game", **setup}
         if setup["type"] != "new_game":
             raise ValueError(f"a new game starts with a new_game action, not {setup['type']!r}")
+        rules = self.rules_for(setup.get("game"))
+        setup.setdefault("game", rules.name)
         with self._moves():
-            return self._match_cls.replay([self._parse(setup)])
+            return GameMatch(rules, self._parse(rules, setup))
 
     def replay(self, actions: list[dict]) -> Any:
         """Rebuild a match from its logged actions (``new_game`` first); raises on a bad log."""
+        from companion.games.match import GameMatch
+
         if not actions or actions[0].get("type") != "new_game":
             raise ValueError("a logged game must start with new_game")
-        return self._match_cls.replay([self._parse(a) for a in actions])
+        rules = self.rules_for(actions[0].get("game"))
+        return GameMatch.replay(rules, [self._parse(rules, a) for a in actions])
 
     def apply(self, match: Any, action: dict) -> dict:
         """See :class:`GameAdapter`."""
         if match is None:
             raise IllegalMove("no game yet: start a new game first", "no-game", "no game has been started")
-        parsed = self._parse(action)
+        parsed = self._parse(match.rules, action)
         with self._moves():
             match.apply(parsed)
         return parsed.to_json()
 
     def undo(self, match: Any) -> dict:
         """See :class:`GameAdapter`."""
-        last = match.history[-1]
-        match.undo()
-        return last.to_json() if hasattr(last, "to_json") else dict(last)
+        return match.undo().to_json()
 
     def can_undo(self, match: Any) -> bool:
         """See :class:`GameAdapter`."""
         return match is not None and len(match.history) > 1
 
     def state_json(self, match: Any) -> dict:
-        """See :class:`GameAdapter`."""
-        return dict(NO_GAME_STATE) if match is None else match.state.to_json()
+        """See :class:`GameAdapter`: the game's JSON plus legal, to_move, next, outcome, title."""
+        if match is None:
+            return dict(NO_GAME_STATE)
+        state = match.state
+        if self._cache is not None and self._cache[0] is state:
+            return dict(self._cache[1])
+        rules = match.rules
+        data = state.to_json()
+        legal = rules.legal_actions(state)
+        to_move = rules.to_move(state)
+        outcome = rules.outcome(state)
+        nxt = rules.describe_next(state)
+        data["legal"] = [{"action": la.action.to_json(), "label": la.label, "chance": la.chance,
+                          "probability": la.probability} for la in legal]
+        data["to_move"] = to_move.to_json()
+        data["next"] = nxt
+        data["outcome"] = None if outcome is None else outcome.to_json()
+        data["title"] = rules.title
+        data["scoring"] = rules.scoring
+        if "expected" not in data:
+            seats = [s for s in to_move.seats if s >= 0]
+            kind = "none" if outcome is not None else "act" if seats else "chance"
+            data["expected"] = {"kind": kind, "player": seats[0] if len(seats) == 1 else None,
+                                "players": seats, "prompt": nxt}
+        self._cache = (state, data)
+        return dict(data)
 
     def history_json(self, match: Any) -> list[dict]:
         """See :class:`GameAdapter`."""
-        if match is None:
-            return []
-        return [a.to_json() if hasattr(a, "to_json") else dict(a) for a in match.history]
+        return [] if match is None else [a.to_json() for a in match.history]
 
-    def describe(self, action: dict, names: list[str] | None = None) -> str:
-        """See :class:`GameAdapter`."""
-        return describe_action(action, names or [])
+    def describe(self, action: dict, names: list[str] | None = None, match: Any = None,
+                 applied: bool = True) -> str:
+        """See :class:`GameAdapter`: the game's own sentence, with the state the action met
+        (``applied``: it is the match's last action; else it was just undone)."""
+        if match is None:
+            return describe_action(action, names or [])
+        rules = match.rules
+        history, states = match.history, match.states
+        try:
+            if action.get("type") == "new_game":
+                return rules.describe_action(states[0], history[0])
+            if applied and len(history) > 1:
+                return rules.describe_action(states[-2], history[-1])
+            return rules.describe_action(match.state, self._parse(rules, action))  # an undone action
+        except Exception:  # noqa: BLE001 - a feed line must never stop the table
+            if action.get("type") == "new_game":
+                return f"New game of {rules.title}: " + ", ".join(names or [])
+            return str(action.get("type"))
 
     def roll_action(self, state: dict, rng: random.Random) -> dict | None:
-        """See :class:`GameAdapter`."""
-        return roll_for(state.get("expected") or {}, rng, len(state.get("players") or []))
+        """See :class:`GameAdapter`: the Disc's dice as before; any other game's chance outcomes
+        drawn by their probabilities."""
+        if state.get("game") == "dingo-disc":
+            return roll_for(state.get("expected") or {}, rng, len(state.get("players") or []))
+        chances = [la for la in state.get("legal") or [] if la.get("chance")]
+        if not chances:
+            return None
+        weights = [la.get("probability") or 0.0 for la in chances]
+        if sum(weights) <= 0:
+            weights = [1.0] * len(chances)
+        return dict(rng.choices(chances, weights=weights)[0]["action"])
 
     def actions_for_sensed(self, event: dict, state: dict) -> list[dict]:
-        """See :class:`GameAdapter`."""
+        """See :class:`GameAdapter`: only the Dingo Disc is sensed."""
+        if state.get("game") != "dingo-disc":
+            return []
         return sensed_to_actions(event, state)
+
+
+class DingoDiscGame(ModuleGame):
+    """The adapter the table has always used: every registered game, the Dingo Disc by default."""

@@ -46,8 +46,8 @@ def turn_light(state: dict) -> tuple[int | None, str | None]:
     expected = state.get("expected") or {}
     seat = expected.get("player")
     players = state.get("players") or []
-    colour = expected.get("zone") or (
-        players[seat].get("colour") if isinstance(seat, int) and 0 <= seat < len(players) else None)
+    player = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else None
+    colour = expected.get("zone") or (player.get("colour") if isinstance(player, dict) else None)
     return seat, colour
 
 

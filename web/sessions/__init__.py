@@ -19,7 +19,7 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request
 from markupsafe import Markup
 
 from companion.session import SessionError, SessionInfo, SessionStore
-from companion.session.export import FORMATS, bgstats_play, bgstats_url, export_json, write_export
+from companion.session.export import FORMATS, bgstats_play, bgstats_url, export_json, game_facts, write_export
 from companion.session.stats import compute_stats
 from companion.session.tracecodec import ChunkError
 from web.sessions.svg import bars_svg, disc_svg, timeline_svg
@@ -44,6 +44,15 @@ def duration(seconds: float | None) -> str:
     return f"{s // 60} min {s % 60:02d} s"
 
 
+def _scores(info: SessionInfo, names: list[str]) -> str:
+    """``"Ann 12 · Bob 9"`` from a logged outcome's scores (empty when the game keeps none)."""
+    scores = (info.outcome or {}).get("scores")
+    if not isinstance(scores, list) or len(scores) != len(names):
+        return ""
+    return " · ".join(f"{n} {int(v) if isinstance(v, float) and v.is_integer() else v}"
+                      for n, v in zip(names, scores, strict=True))
+
+
 def _row(info: SessionInfo) -> dict[str, Any]:
     names = [p["name"] for p in sorted(info.players, key=lambda p: p["seat"])]
     winners = [info.player_name(s) for s in info.winners]
@@ -56,6 +65,8 @@ def _row(info: SessionInfo) -> dict[str, Any]:
     return {
         "id": info.id,
         "date": when(info.started_at),
+        "game": game_facts(info.game)[0],
+        "scores": _scores(info, names),
         "players": ", ".join(names),
         "winner": result,
         "duration": duration(info.duration_s),
@@ -120,6 +131,7 @@ def create_blueprint(store: SessionStore) -> Blueprint:
             ),
             disc=Markup(disc_svg(dict(st.tip_spots))),
             top=[{"zone": z, "number": n, "tips": c} for (z, n), c in top],
+            games=sorted(st.games.items()),
         )
 
     @bp.get("/<int:sid>")

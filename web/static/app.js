@@ -98,29 +98,41 @@
     return p ? p.name : "—";
   }
 
+  const isDisc = (state) => !state.game || state.game === "dingo-disc";
+
   function render(msg, fresh) {
     // the stream's snapshot always wins (after a restart versions start again); otherwise never go back
     if (!fresh && S.msg && msg.version < S.msg.version) return;
     S.msg = msg;
     const state = msg.state || {};
-    const exp = state.expected || {};
+    const disc = isDisc(state);
     document.body.classList.toggle("is-sim", msg.mode === "sim");
-    renderBanner(state, exp);
-    renderDice(state, exp);
-    renderActions(state, exp);
+    document.body.classList.toggle("game-disc", disc);
+    document.body.classList.toggle("game-generic", !disc);
+    if (disc) renderDiscGame(msg, state);
+    else DingoGames.render(msg, { h, btn, act, api, toast, host: S.host, canUndo: msg.can_undo, openSetup });
     renderPending(msg, state);
-    renderPlayers(state);
     renderFeed(msg.feed || []);
     renderStatus(msg.status || {});
     const undo = document.querySelector(".panel-buttons [data-button=undo]");
     undo.disabled = msg.can_undo === false;
     undo.title = msg.can_undo === false && state.phase === "over"
       ? "the finished game is saved in the history: it can no longer be undone" : "";
+  }
+
+  /* ---------- the Dingo Disc's section: banner, dice, actions, players, the disc ---------- */
+  function renderDiscGame(msg, state) {
+    const exp = state.expected || {};
+    renderBanner(state, exp);
+    renderDice(state, exp);
+    renderActions(state, exp);
+    renderPlayers(state);
     DingoDisc.draw($("disc"), msg.layout, state, msg.sensing, pick);
     live(msg);
   }
 
   function live(msg) {
+    if (S.msg && !isDisc(S.msg.state || {})) return;
     const s = msg.sensing || {};
     if (typeof s.tilt === "number") {
       const f = $("tilt-fill");
@@ -342,6 +354,7 @@
 
   /* ---------- dialogs ---------- */
   function openSetup() {
+    DingoGames.openSetup({ h });
     const count = $("setup-count");
     const names = $("setup-names");
     const fill = () => {
@@ -435,10 +448,14 @@
     $("logout").addEventListener("click", async () => { await api("/api/logout"); setHost(false, null); });
     $("setup-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
+      if (DingoGames.chosen() !== "dingo-disc") {
+        api("/api/game", DingoGames.setupBody()).then((d) => { if (d) $("setup").close(); });
+        return;
+      }
       const players = [...$("setup-names").querySelectorAll("input")].map((i) => i.value.trim());
       const version = parseInt(document.querySelector("input[name=version]:checked").value, 10);
       const options = { draw_window: $("opt-draw-window").value, last_pawn_gift: $("opt-last-pawn-gift").value };
-      api("/api/game", { version, players, options }).then((d) => { if (d) $("setup").close(); });
+      api("/api/game", { game: "dingo-disc", version, players, options }).then((d) => { if (d) $("setup").close(); });
     });
     $("setup-cancel").addEventListener("click", () => $("setup").close());
     $("new-game-btn").addEventListener("click", openSetup);

@@ -43,8 +43,8 @@ def test_rebuild_after_crash_equals_live_match(tmp_path: Path) -> None:
 
 def test_rebuild_refuses_clearly(tmp_path: Path) -> None:
     with SessionStore(tmp_path) as store:
-        other = store.start_session("pinuid-dobbal", ["Ann", "Bob"])
-        with pytest.raises(SessionError, match="only Dingo Disc"):
+        other = store.start_session("chess", ["Ann", "Bob"])
+        with pytest.raises(SessionError, match="'chess' is not a game this companion knows"):
             rebuild_match(store, other)
         empty = store.start_session("dingo-disc", ["Ann", "Bob"])
         with pytest.raises(SessionError, match="does not start with new_game"):

@@ -289,7 +289,8 @@ def test_game_over_ends_the_session(play_to_the_end):
     state = c.message()["state"]
     assert len(ends) == 1
     assert ends[0][2] == [p["rank"] for p in state["players"]]
-    assert ends[0][3] == {"winner": state["winner"], "draw": state["draw"]}
+    assert ends[0][3] == {"winner": state["winner"], "draw": state["draw"], **state["outcome"]}
+    assert ends[0][3]["ranking"] and ends[0][3]["winners"] == ([] if state["draw"] else [state["winner"]])
 
 
 def test_a_slow_subscriber_is_dropped_not_waited_for():

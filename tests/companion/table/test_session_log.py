@@ -6,7 +6,7 @@ import random
 
 from companion.session import SessionStore
 from companion.table.controller import TableController
-from companion.table.game import DingoDiscGame
+from companion.table.game import DingoDiscGame, game_json
 
 
 def new_controller(store) -> TableController:
@@ -61,7 +61,7 @@ def test_undo_after_the_game_ended_reopens_the_session(tmp_path, play_to_the_end
     assert [r.action["type"] for r in rows[-2:]] == ["reopen", "undo"]  # append-only, truthful
     assert rows[-2].action["ranking"] == info.ranking and rows[-2].source == "panel"
     assert store.effective_actions(info.id) == logged[:-1]
-    assert rebuild_match(store, info.id).state.to_json() == c.message()["state"]
+    assert rebuild_match(store, info.id).state.to_json() == game_json(c.message()["state"])
     c.press_button("confirm")  # ... and ends again
     assert c.message()["state"]["phase"] == "over"
     assert store.session(info.id).status == "finished" and store.session(info.id).ranking == info.ranking
