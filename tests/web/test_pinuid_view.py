@@ -83,6 +83,13 @@ def test_dice_are_entered_with_big_buttons_or_rolled(page):
     page.click(".pd-roll")
     (roll,) = sent(page)
     assert roll["type"] == "roll" and all(1 <= d <= 3 for d in roll["dice"])
+    page.evaluate("""(state) => {
+        window.sent = []; window.rolled = 0;
+        const ctx = {send: (a) => window.sent.push(a), roll: () => { window.rolled += 1; }};
+        window.DingoViews["pinuid-dobbal"].render(state, document.getElementById("app"), ctx);
+    }""", view_state(start()))
+    page.click(".pd-roll")  # the platform's chance roll when it offers one
+    assert page.evaluate("window.rolled") == 1 and sent(page) == []
 
 
 def test_a_tap_on_a_pin_then_on_a_highlighted_square_moves_it(page):

@@ -78,7 +78,10 @@
           ctx.send({ type: "roll", dice: d }); } }, bar, ready ? "Enter " + ui.dice.join("-") : "Enter the dice");
       enter.disabled = !ready;
       h("button", { class: "pd-big pd-roll", type: "button",
-        onclick: () => { if (legal.rolls.length) ctx.send(legal.rolls[randomIndex(legal.rolls.length)]); } },
+        onclick: () => {  // the companion rolls (ctx.roll, the platform's chance roll) or, else, the browser
+          if (ctx.roll) ctx.roll();
+          else if (legal.rolls.length) ctx.send(legal.rolls[randomIndex(legal.rolls.length)]);
+        } },
         bar, "Roll for me");
     }
     if (state.phase === "assign") {
