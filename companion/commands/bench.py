@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-BENCH_MODULES = ("rules", "sensing", "stream", "session", "venue", "runcpu", "corruption")
+BENCH_MODULES = ("rules", "sensing", "stream", "session", "venue", "runcpu", "corruption", "pinuid")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -30,10 +30,12 @@ def games_registry() -> Mapping[str, GameModule]:
     from companion.games.dingo_cards import DingoCardsRules
     from companion.games.dingo_disc import DINGO_DISC
     from companion.games.dodos import DodosRules
+    from companion.games.pinuid_dobbal import PinuidDobbalRules
 
     modules: list[GameModule] = [
         DINGO_DISC,
         DingoCardsRules(),
+        PinuidDobbalRules(),
         DodosRules(),
     ]
     return MappingProxyType({m.name: m for m in modules})

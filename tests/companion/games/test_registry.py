@@ -9,7 +9,7 @@ from companion.games.dingo_disc import Match, NewGame, Roll
 
 
 def test_registry_holds_dingo_disc_and_is_read_only():
-    assert {"dingo-disc", "dingo-cards", "dodos-riding-dinos"} <= set(GAMES)
+    assert {"dingo-disc", "dingo-cards", "pinuid-dobbal", "dodos-riding-dinos"} <= set(GAMES)
     with pytest.raises(TypeError):
         GAMES["other"] = None  # type: ignore[index]
     assert set(games_registry()) == set(GAMES)
