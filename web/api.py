@@ -149,6 +149,21 @@ def api_blueprint() -> Blueprint:
             return jsonify(_controller().enter_roll(body))
         return jsonify(_controller().roll())
 
+    @bp.post("/hint")
+    @host_required
+    def hint() -> Response:
+        from companion.table.computer import hint
+
+        return jsonify(hint(_controller()))
+
+    @bp.post("/computer")
+    @host_required
+    def computer() -> Response:
+        from companion.table.computer import computer_move
+
+        strength = json_body(required=False).get("strength", "mcts")
+        return jsonify(computer_move(_controller(), str(strength)))
+
     @bp.post("/prompts/<prompt_id>")
     @host_required
     def answer_prompt(prompt_id: str) -> Response:

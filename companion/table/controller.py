@@ -127,6 +127,14 @@ class TableController(ResumeMixin, ButtonsMixin):
                 "layout": self._layout_json(),
             }
 
+    def current(self) -> tuple[str, Any, int]:
+        """(game name, the rules core's current state, state version) for a search outside the lock;
+        RequestError 409 when no game has started."""
+        with self._lock:
+            if self._match is None:
+                raise RequestError("no game yet: start a new game first", 409)
+            return str(self._game.state_json(self._match).get("game")), self._match.state, self._version
+
     def games(self) -> list[dict]:
         """The games this table can start (name, title, scoring, setup spec), for the start screen."""
         catalogue = getattr(self._game, "catalogue", None)

@@ -173,7 +173,8 @@ window.DingoGames = (function () {
       const view = window.DingoViews[game];
       if (!view) return;
       try {
-        view.render(state, el, { send: env.act, host: env.host, names: names(state), roll: () => env.api("/api/roll") });
+        view.render(state, el, { send: env.act, host: env.host, names: names(state), roll: () => env.api("/api/roll"),
+          hint: () => env.api("/api/hint"), computer: (strength) => env.api("/api/computer", { strength }) });
       } catch (e) { el.textContent = "The game's view failed: " + e.message; }
     };
     if (!G.catalogue) { catalogue().then(() => renderView(state, env)); return; }

@@ -186,6 +186,13 @@
         rerender();
       }).catch(() => { text.textContent = "The best move is not available here."; });
     });
+    if (ctx.computer) {
+      const cpu = h("button", { class: "pd-big pd-computer", type: "button" }, bar, "Computer plays this step");
+      cpu.addEventListener("click", () => {
+        text.textContent = "The computer is thinking...";
+        Promise.resolve(ctx.computer("mcts")).catch(() => { text.textContent = "The computer cannot play now."; });
+      });
+    }
   }
 
   let last = null;
