@@ -16,6 +16,12 @@ from typing import Any
 SIZES = ("small", "medium", "large")
 FAULT_KINDS = ("disconnected", "stuck", "saturated", "noisy", "none")
 COMMANDS = ("place", "press", "bump", "knock", "remove", "clear", "slide", "fault")
+FIELDS: dict[str, frozenset[str]] = {
+    "place": frozenset({"size", "zone", "number", "x_mm", "y_mm"}),
+    "press": frozenset({"x_mm", "y_mm", "grams", "duration_ms"}),
+    "fault": frozenset({"cell", "kind"}),
+}
+"""The body fields each command takes (none for the others); any other field is refused."""
 
 
 class SimError(ValueError):
@@ -41,6 +47,11 @@ def parse_command(command: str, body: Any, layout: Any) -> tuple[str, tuple, dic
         body = {}
     if not isinstance(body, dict):
         raise SimError("the simulator command body must be a JSON object")
+    unknown = sorted(set(body) - FIELDS.get(command, frozenset()))
+    if unknown:
+        allowed = sorted(FIELDS.get(command, ()))
+        raise SimError(f"'{command}' takes no field {', '.join(map(repr, unknown))}"
+                       f" (it takes: {', '.join(allowed) or 'no body'})")
     radius = float(getattr(layout, "radius_mm", 150.0))
     if command == "place":
         size = body.get("size")

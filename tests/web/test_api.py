@@ -172,7 +172,9 @@ def test_openapi_file_is_served_and_lists_the_routes(client, app):
     text = r.get_data(as_text=True)
     served = {rule.rule.replace("<", "{").replace(">", "}") for rule in app.url_map.iter_rules()
               if rule.rule.startswith("/api/")}
-    served = {s.replace("{prompt_id}", "{prompt_id}") for s in served}
+    from companion.table.simcontrol import COMMANDS
+
+    served = (served - {"/api/sim/{command}"}) | {f"/api/sim/{c}" for c in COMMANDS}  # one path each
     for path in served:
         assert f"  {path}:" in text, f"{path} is not documented in web/openapi.yaml"
 
@@ -353,3 +355,10 @@ def test_nothing_to_resume_shows_no_prompt(tmp_path):
         controller.abandon()
     assert err.value.status == 409 and "no game in progress" in err.value.message
     store.close()
+
+
+def test_sim_commands_refuse_fields_they_do_not_take(host):
+    r = host.post("/api/sim/knock", json={"size": "small"})
+    assert r.status_code == 400 and "'knock' takes no field 'size'" in r.get_json()["error"]
+    r = host.post("/api/sim/fault", json={})
+    assert r.status_code == 400 and "cell" in r.get_json()["error"]
