@@ -15,7 +15,7 @@ import json
 import time
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request
 from markupsafe import Markup
 
 from companion.session import SessionError, SessionInfo, SessionStore
@@ -163,6 +163,12 @@ def create_blueprint(store: SessionStore) -> Blueprint:
             formats=FORMATS,
             bgstats=bgstats_url(bgstats_play(store, sid)),
         )
+
+    @bp.get("/<int:sid>/bgstats")
+    def bgstats(sid: int) -> Response:
+        """One tap to BG Stats: a redirect to the app's import link of this game."""
+        info_or_404(sid)
+        return redirect(bgstats_url(bgstats_play(store, sid)))
 
     @bp.get("/<int:sid>/export.<fmt>")
     def export(sid: int, fmt: str) -> Response:
