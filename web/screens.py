@@ -44,15 +44,15 @@ OVERFLOW_JS = """() => {
 class Table:
     """A running ``dingo-companion run --source sim`` with a fresh data dir, driven over its API."""
 
-    def __init__(self, workdir: Path) -> None:
-        """Start it; ``url`` and ``pin`` are set once it listens."""
+    def __init__(self, workdir: Path, port: int = 0) -> None:
+        """Start it (on ``port``, 0: a free one); ``url`` and ``pin`` are set once it listens."""
         workdir.mkdir(parents=True, exist_ok=True)
         config = workdir / "config.toml"
         config.write_text("# defaults\n")
         self.log = workdir / "companion.log"
         env = {k: v for k, v in os.environ.items() if k not in ("DINGO_CONFIG", "DINGO_SOURCE", "DINGO_PIN")}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", "0",
+            [sys.executable, "-m", "companion", "run", "--host", "127.0.0.1", "--port", str(port),
              "--data-dir", str(workdir / "data"), "--source", "sim", "--config", str(config)],
             stdout=self.log.open("w"), stderr=subprocess.STDOUT, env=env, cwd=ROOT)
         deadline = time.monotonic() + 30
@@ -61,7 +61,8 @@ class Table:
             url, pin = re.search(r"(http://127\.0\.0\.1:\d+/)", text), re.search(r"PIN[^:]*: (\d+)", text)
             pin_file = workdir / "data" / "table-pin"
             if url and (pin or pin_file.exists()):
-                self.url = url.group(1)
+                self.url, self.workdir = url.group(1), workdir
+                self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
                 self.pin = pin.group(1) if pin else pin_file.read_text().strip()
                 return
             if self.proc.poll() is not None:
@@ -132,6 +133,18 @@ class Table:
             action["size"] = sizes[0]
         self.call("/api/actions", action)
         return True
+
+    def place_and_settle(self, size: str, zone: str, number: int, timeout: float = 15.0) -> dict:
+        """Put a pawn on the simulated disc and wait until the sensors see it, still."""
+        before = len((self.state().get("sensing") or {}).get("pawns") or [])
+        self.call("/api/sim/place", {"size": size, "zone": zone, "number": number})
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            sensing = self.state().get("sensing") or {}
+            if len(sensing.get("pawns") or []) > before and sensing.get("still"):
+                return sensing
+            time.sleep(0.1)
+        raise TimeoutError("the sensors did not see the pawn settle")
 
     def play_to_end(self, limit: int = 600) -> None:
         """Typed steps until the game is over."""
@@ -211,8 +224,8 @@ def shoot(out: Path) -> list[str]:
             table.call("/api/actions", {"type": "confirm_fall"})
             table.play_to_end()
             snap("end")
-            table.sim_clear = table.call("/api/sim/place", {"size": "large", "zone": "blue", "number": 2})
-            time.sleep(1.5)
+            table.call("/api/sim/clear", {})
+            table.place_and_settle("large", "blue", 2)
             table.new_game(["Anna", "Ben", "Cleo"], anyway=False)
             snap("clear-disc")
             table.stop()

@@ -73,7 +73,7 @@ window.DingoCards = (function () {
     const sum = msg.summary || {};
     const players = [...(state.players || [])];
     players.sort((a, b) => (a.rank || 99) - (b.rank || 99) || a.seat - b.seat);
-    const medals = ["🥇", "🥈", "🥉"];
+    const medals = ["1st", "2nd", "3rd"];
     const podium = env.h("ol", { class: "podium" }, players.map((p) => {
       const tips = (sum.tips || [])[p.seat], pen = (sum.penalties || [])[p.seat];
       return env.h("li", { class: "podium-" + (p.rank || "x") },
