@@ -180,7 +180,8 @@
     } else {
       text = "Dingo Disc";
     }
-    $("turn").replaceChildren(seat != null ? seatDot(state, seat) : "", text);
+    $("turn").textContent = text;
+    $("turn-mark").replaceChildren(seat != null ? seatDot(state, seat) : "");
     $("prompt").textContent = exp.prompt || "";
     banner.style.background = colour;
     banner.classList.toggle("dark-text", colour === DingoDisc.COLOURS.yellow || colour === DingoCards.SEATS[5].colour);
