@@ -213,6 +213,16 @@ def test_the_end_podium_rematch_and_remembered_names(table, pages):
     assert page.get_attribute("#saved-link", "href") == f"/sessions/{sid}"
     assert page.get_attribute("#bgstats-link", "href") == f"/sessions/{sid}/bgstats"
     assert not measure(page)["overflow"]
+    history = page.context.new_page()  # the saved game, read by a person on a phone
+    history.goto(table.url.rstrip("/") + f"/sessions/{sid}")
+    expect(history.locator("table.actions")).to_contain_text("Zoe")
+    expect(history.locator("table.actions")).to_contain_text("placed")
+    expect(history.locator("table.per-player")).to_contain_text("Yan")
+    expect(history.locator("table.actions-raw")).to_be_hidden()
+    history.click("details.raw summary")
+    expect(history.locator("table.actions-raw")).to_be_visible()
+    assert history.evaluate("document.documentElement.scrollWidth") <= 390
+    history.close()
     page.click("#new-game-btn")
     expect(page.locator("#setup-names input").first).to_have_value("Zoe")
     expect(page.locator("#setup-recent button", has_text="Yan")).to_be_visible()
