@@ -32,7 +32,7 @@ OVERFLOW_JS = """() => {
   for (const el of document.querySelectorAll('body *')) {
     const r = el.getBoundingClientRect();
     if (!r.width || getComputedStyle(el).visibility === 'hidden') continue;
-    if (el.closest('dialog:not([open])')) continue;
+    if (el.closest('dialog:not([open])') || el.closest('.scroll')) continue;  // .scroll: scrolls in its box
     if (r.right > w + 1 || r.left < -1) out.push((el.id ? '#' + el.id : el.tagName.toLowerCase() + '.' +
       el.className) + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
   }
@@ -224,6 +224,14 @@ def shoot(out: Path) -> list[str]:
             table.call("/api/actions", {"type": "confirm_fall"})
             table.play_to_end()
             snap("end")
+            sid = table.state().get("session_id")
+
+            def history(page) -> None:
+                page.goto(table.url.rstrip("/") + f"/sessions/{sid}")
+            snap("history", history)
+            for page in pages.values():
+                page.goto(table.url)
+                page.wait_for_selector("#conn.conn-on")
             table.call("/api/sim/clear", {})
             table.place_and_settle("large", "blue", 2)
             table.new_game(["Anna", "Ben", "Cleo"], anyway=False)

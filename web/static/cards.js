@@ -29,7 +29,7 @@ window.DingoCards = (function () {
         env.h("div", { class: "card-title" }, p.title), env.h("div", { class: "card-text" }, p.text),
         env.host ? env.h("div", { class: "card-choices" }, p.choices.map((c, k) =>
           env.btn(c, () => env.api(`/api/prompts/${encodeURIComponent(p.id)}`, { choice: c }),
-            k === 0 && big ? "big" : "alt"))) : env.h("div", { class: "hint" }, "The host answers on the tablet.")));
+            k === 0 && big && p.kind !== "clear_disc" ? "big" : "alt"))) : env.h("div", { class: "hint" }, "The host answers on the tablet.")));
     });
     for (const f of state.flags || []) {
       box.append(env.h("div", { class: "prompt-card flag" }, env.h("b", {}, f.kind === "hand" ? "Hand on the disc! " : "Check: "),
