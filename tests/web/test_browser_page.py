@@ -57,6 +57,12 @@ def wait_for(check, timeout: float = 15.0, what: str = "condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def synced(page, table: Table) -> None:
+    """Wait until the page shows the companion's latest change (a busy CI machine lags)."""
+    wait_for(lambda: page.evaluate("document.body.dataset.version") == str(table.state()["version"]),
+             what="the page to show the latest change")
+
+
 def fresh_game(table: Table, players=("Anna", "Ben", "Cleo")) -> None:
     table.call("/api/sim/clear", {})
     wait_for(lambda: not (table.state().get("sensing") or {}).get("pawns"), what="an empty disc")
@@ -85,6 +91,7 @@ def test_nothing_overflows_and_the_landscape_tablet_fits(table, pages, size):
     to_confirm_fall(table)
     page = pages[size]
     expect(page.locator(".fall-form")).to_be_visible()
+    synced(page, table)
     m = measure(page)
     assert m["scrollW"] <= m["w"] and not m["overflow"], m
     if size == "landscape":
@@ -101,6 +108,7 @@ def test_a_refused_fall_explains_and_offers_the_legal_ones(table, pages):
     to_confirm_fall(table)
     page = pages["phone"]
     expect(page.locator(".fall-form")).to_be_visible()
+    synced(page, table)
     page.fill(".fall-form input[data-size=small]", "5")
     page.click(".fall-form button.big")
     card = page.locator(".refusal")
@@ -179,6 +187,8 @@ def test_a_placement_sensed_during_a_review_is_applied_after_it_and_a_tap_on_a_p
     table.call("/api/roll", {"colour": "blue", "number": 2})
     table.place_and_settle("large", "red", 2)  # not the rolled spot: the table reviews it
     wait_for(lambda: table.state()["state"]["expected"]["kind"] == "review_placement", what="the review")
+    synced(page, table)
+    page.wait_for_selector("#disc .pawn")
     # a tap on the spot that holds the pawn reaches the spot, not the pawn's circle
     hit = page.evaluate("""() => {
         const r = document.querySelector('#disc .pawn').getBoundingClientRect();

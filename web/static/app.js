@@ -125,6 +125,7 @@
     // the stream's snapshot always wins (after a restart versions start again); otherwise never go back
     if (!fresh && S.msg && msg.version < S.msg.version) return;
     S.msg = msg;
+    document.body.dataset.version = String(msg.version);   // which change the page shows (tests wait on it)
     const state = msg.state || {};
     const disc = isDisc(state);
     document.body.classList.toggle("is-sim", msg.mode === "sim");
