@@ -225,6 +225,11 @@
 
   function renderActions(state, exp) {
     const box = $("actions");
+    // the same question as last time: keep the controls (and what the host is typing into them)
+    const key = JSON.stringify([exp, S.host, state.players, state.phase === "over" ? S.msg && [S.msg.session_id,
+      S.msg.summary, S.msg.can_undo] : null]);
+    if (box.dataset.key === key && box.childElementCount) return;
+    box.dataset.key = key;
     box.replaceChildren();
     if (exp.kind === "none" || state.phase === "over") { box.append(DingoCards.renderEnd(S.msg || {}, state, env())); return; }
     if (!S.host) return;
