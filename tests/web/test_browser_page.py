@@ -228,6 +228,7 @@ def test_the_end_podium_rematch_and_remembered_names(table, pages):
     expect(history.locator("table.actions")).to_contain_text("Zoe")
     expect(history.locator("table.actions")).to_contain_text("placed")
     expect(history.locator("table.per-player")).to_contain_text("Yan")
+    expect(history.locator(".plot svg text.turn-name", has_text="Zoe").first).to_be_attached()  # per player
     expect(history.locator("table.actions-raw")).to_be_hidden()
     history.click("details.raw summary")
     expect(history.locator("table.actions-raw")).to_be_visible()

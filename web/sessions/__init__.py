@@ -150,13 +150,16 @@ def create_blueprint(store: SessionStore) -> Blueprint:
         header = store.trace_header(sid)
         events = store.events(sid)
         radius = header.layout.radius_mm if header is not None else 150.0
-        svg = timeline_svg(store.plot_series(sid), events, disc_radius_mm=radius)
         logged = store.actions(sid)
         told, counted = sentences([a.action for a in logged])
         names = [p["name"] for p in sorted(info.players, key=lambda p: p["seat"])]
         per_player = [{"name": n, "tips": (counted or {}).get("tips", [None] * len(names))[i],
                        "penalties": (counted or {}).get("penalties", [None] * len(names))[i]}
                       for i, n in enumerate(names)] if counted and counted.get("tips") else []
+        turns = [(a.t_ms if isinstance(a.t_ms, int) else (a.at - info.started_at) * 1000,
+                  text.split(" placed ")[0]) for a, text in zip(logged, told, strict=True)
+                 if a.action.get("type") == "place" and text and " placed " in text]
+        svg = timeline_svg(store.plot_series(sid), events, disc_radius_mm=radius, turns=turns)
         actions = [
             {
                 "seq": a.seq,
