@@ -127,9 +127,11 @@ def timeline_svg(
             f'y2="{_fmt(c_top + band)}" stroke="{colour}" stroke-width="1" stroke-dasharray="3,2">'
             f"<title>{escape(kind)} at {_clock(t / 1000)}</title></line>"
         )
-    for t, who in turns:
-        if 0 <= t <= t_end:
-            x = _fmt(tx(t))
+    last_x = -1e9
+    for t, who in sorted(turns):
+        if 0 <= t <= t_end and tx(t) - last_x >= 6 * max(len(who), 4):  # no label over the last one
+            last_x = tx(t)
+            x = _fmt(last_x)
             out.append(f'<line class="turn" x1="{x}" x2="{x}" y1="{top}" y2="{_fmt(c_top + band)}" '
                        f'stroke="#999999" stroke-width="0.8"/>')
             out.append(f'<text class="turn-name" x="{x}" y="{top - 4}" font-size="10" fill="#333333">'
