@@ -81,6 +81,28 @@ def api_blueprint() -> Blueprint:
             out.append({**game, **view_urls(game["name"])})
         return jsonify({"games": out})
 
+    @bp.get("/recent-players")
+    def recent_players() -> Response:
+        """The players of the latest games on this table (names kept in the session log), newest first."""
+        store, names = _ctx().get("store"), []
+        if store is not None:
+            try:
+                for info in store.list_sessions(limit=20):
+                    for p in info.players:
+                        name = str(p.get("name", "")).strip()
+                        if name and name not in names:
+                            names.append(name)
+            except Exception:  # noqa: BLE001 - a damaged log must not stop the start screen
+                names = []
+        last = []
+        if store is not None:
+            try:
+                latest = store.list_sessions(limit=1)
+                last = [str(p.get("name", "")) for p in latest[0].players] if latest else []
+            except Exception:  # noqa: BLE001
+                last = []
+        return jsonify({"names": names[:12], "last": last})
+
     @bp.get("/events")
     def events() -> Response:
         heartbeat = _ctx()["heartbeat_s"]

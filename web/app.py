@@ -62,7 +62,8 @@ def create_app(
         JSON_SORT_KEYS=False,
     )
     app.extensions["dingo"] = {"controller": controller, "guard": guard, "heartbeat_s": heartbeat_s,
-                               "calibration": calibration, "view_dirs": list(view_dirs or [])}
+                               "calibration": calibration, "view_dirs": list(view_dirs or []),
+                               "store": session_store}
 
     from web.api import api_blueprint
     from web.pages import pages_blueprint

@@ -22,6 +22,7 @@ __all__ = ["PANEL_BUTTONS", "RequestError", "TableController"]
 
 from companion.table.actors import actor_by, actor_for
 from companion.table.buttons import PANEL_BUTTONS, ButtonsMixin
+from companion.table.corrections import alternatives
 from companion.table.errors import RequestError
 from companion.table.game import IllegalMove, track_tip
 from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
@@ -30,6 +31,7 @@ from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_eve
 from companion.table.reconcile import Deferred, clear_disc_card, difference, disc_empty, reconcile_card
 from companion.table.resume import ResumeMixin
 from companion.table.simcontrol import SimControl, SimError
+from companion.table.summary import per_player
 from companion.textcheck import check_players
 
 log = logging.getLogger(__name__)
@@ -93,6 +95,8 @@ class TableController(ResumeMixin, ButtonsMixin):
         self._disagree: tuple[tuple, float] | None = None  # (delta, since) of the disagreement seen
         self._snooze_until = 0.0
         self._waiting_setup: dict | None = None  # a new game waiting for the disc to be cleared
+        self._started_at: float | None = None
+        self._ended_at: float | None = None
         if store is None:
             self._status["log"] = "no session log: this game is not being saved"
 
@@ -125,6 +129,8 @@ class TableController(ResumeMixin, ButtonsMixin):
                 "can_undo": self._game.can_undo(self._match)
                 and (not self._log_closed or hasattr(self._store, "reopen")),
                 "layout": self._layout_json(),
+                "session_id": self._session_id if self._session_id is not None else self._closed_sid,
+                "summary": self._summary(),
             }
 
     def current(self) -> tuple[str, Any, int]:
@@ -134,6 +140,13 @@ class TableController(ResumeMixin, ButtonsMixin):
             if self._match is None:
                 raise RequestError("no game yet: start a new game first", 409)
             return str(self._game.state_json(self._match).get("game")), self._match.state, self._version
+
+    def _summary(self) -> dict:
+        """Per-player tips and penalties, the game's start and (once over) its end, in clock seconds."""
+        over = self._ended_at is not None  # the per-player figures are counted at the end only
+        out = per_player(self._match) if over else {"tips": [], "penalties": [], "actions": None}
+        out["started_at"], out["ended_at"] = self._started_at, self._ended_at
+        return out
 
     def games(self) -> list[dict]:
         """The games this table can start (name, title, scoring, setup spec), for the start screen."""
@@ -222,6 +235,8 @@ class TableController(ResumeMixin, ButtonsMixin):
             self._feed.clear()
             self._tipping = False
             self._log_closed = False
+            self._closed_sid = None
+            self._started_at, self._ended_at = round(self._clock(), 3), None
             first = self._game.history_json(match)[0]
             self._session_id = self._start_session(first)
             entry = self._feed_add({"event": "action"}, self._describe(first))
@@ -236,7 +251,13 @@ class TableController(ResumeMixin, ButtonsMixin):
         if isinstance(action, dict) and action.get("type") == "new_game":
             return self.new_game(action, source=source)
         with self._lock:
-            entry = self._apply_locked(action, source, sensed or [], by)
+            try:
+                entry = self._apply_locked(action, source, sensed or [], by)
+            except RequestError as exc:
+                if exc.status == 409 and source != "sensor":  # a wrong answer: offer the legal ones
+                    exc.extra["alternatives"] = alternatives(
+                        self._match, action, self._game.state_json(self._match))
+                raise
             return self._changed([entry])
 
     def undo(self, *, source: str = "page") -> dict:
@@ -247,6 +268,7 @@ class TableController(ResumeMixin, ButtonsMixin):
             if self._log_closed and not self._reopen_log(source):  # undo after the end
                 raise RequestError(UNDO_AFTER_END, 409)
             undone = self._game.undo(self._match)
+            self._ended_at = None
             if self._store is not None and self._session_id is not None:
                 actor = actor_for(actor_by(source), undone, self._game.state_json(self._match))
                 self._log(lambda: self._store.append_action(
@@ -558,7 +580,10 @@ class TableController(ResumeMixin, ButtonsMixin):
     def _maybe_finish(self) -> None:
         state = self._game.state_json(self._match)
         if state.get("phase") != "over":
+            self._ended_at = None
             return
+        if self._ended_at is None:
+            self._ended_at = round(self._clock(), 3)
         ranking, outcome = finish_record(state)
         self._end_session(ranking=ranking, outcome=outcome)
 

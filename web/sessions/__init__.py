@@ -15,13 +15,14 @@ import json
 import time
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request
 from markupsafe import Markup
 
 from companion.session import SessionError, SessionInfo, SessionStore
 from companion.session.export import FORMATS, bgstats_play, bgstats_url, export_json, game_facts, write_export
 from companion.session.stats import compute_stats
 from companion.session.tracecodec import ChunkError
+from web.sessions.readable import sentences
 from web.sessions.svg import bars_svg, disc_svg, timeline_svg
 
 MIME = {"json": "application/json", "csv": "text/csv", "trace": "text/csv", "bgstats": "application/json"}
@@ -51,6 +52,14 @@ def _scores(info: SessionInfo, names: list[str]) -> str:
         return ""
     return " · ".join(f"{n} {int(v) if isinstance(v, float) and v.is_integer() else v}"
                       for n, v in zip(names, scores, strict=True))
+
+
+def _actor_name(actor: Any, names: list[str]) -> str:
+    """The logged actor as a name: ``"seat:1"`` -> Ben; the companion, sensors or host as such."""
+    text = str(actor or "")
+    if text.startswith("seat:") and text[5:].isdigit() and int(text[5:]) < len(names):
+        return names[int(text[5:])]
+    return text
 
 
 def _row(info: SessionInfo) -> dict[str, Any]:
@@ -175,17 +184,28 @@ def create_blueprint(store: SessionStore) -> Blueprint:
         header = store.trace_header(sid)
         events = store.events(sid)
         radius = header.layout.radius_mm if header is not None else 150.0
-        svg = timeline_svg(store.plot_series(sid), events, disc_radius_mm=radius)
+        logged = store.actions(sid)
+        told, counted = sentences([a.action for a in logged])
+        names = [p["name"] for p in sorted(info.players, key=lambda p: p["seat"])]
+        per_player = [{"name": n, "tips": (counted or {}).get("tips", [None] * len(names))[i],
+                       "penalties": (counted or {}).get("penalties", [None] * len(names))[i]}
+                      for i, n in enumerate(names)] if counted and counted.get("tips") else []
+        turns = [(a.t_ms if isinstance(a.t_ms, int) else (a.at - info.started_at) * 1000,
+                  text.split(" placed ")[0]) for a, text in zip(logged, told, strict=True)
+                 if a.action.get("type") == "place" and text and " placed " in text]
+        svg = timeline_svg(store.plot_series(sid), events, disc_radius_mm=radius, turns=turns)
         actions = [
             {
                 "seq": a.seq,
+                "text": text or a.action.get("type"),
+                "actor": _actor_name(a.actor, names),
                 "when": time.strftime("%H:%M:%S", time.localtime(a.at)),
                 "type": a.action.get("type"),
                 "source": a.source or "",
                 "detail": json.dumps({k: v for k, v in a.action.items() if k != "type"}, sort_keys=True),
                 "sensed": ", ".join(str(e.get("event")) for e in a.sensed),
             }
-            for a in store.actions(sid)
+            for a, text in zip(logged, told, strict=True)
         ]
         return render_template(
             "sessions/session.html",
@@ -193,10 +213,17 @@ def create_blueprint(store: SessionStore) -> Blueprint:
             info=info,
             plot=Markup(svg),
             actions=actions,
+            per_player=per_player,
             events=events,
             formats=FORMATS,
             bgstats=bgstats_url(bgstats_play(store, sid)),
         )
+
+    @bp.get("/<int:sid>/bgstats")
+    def bgstats(sid: int) -> Response:
+        """One tap to BG Stats: a redirect to the app's import link of this game."""
+        info_or_404(sid)
+        return redirect(bgstats_url(bgstats_play(store, sid)))
 
     @bp.get("/<int:sid>/export.<fmt>")
     def export(sid: int, fmt: str) -> Response:

@@ -57,8 +57,10 @@ def timeline_svg(
     width: int = 960,
     height: int = 360,
     disc_radius_mm: float = 150.0,
+    turns: Sequence[tuple[float, str]] = (),
 ) -> str:
-    """Mass (top band) and centre of pressure x/y (bottom band) against trace time, events marked."""
+    """Mass (top band) and centre of pressure x/y (bottom band) against trace time, events marked;
+    ``turns``: (trace ms, player name) where a player placed, labelled above the chart."""
     left, right, top, gap = 56, 12, 16, 28
     band = (height - top - gap - 36) / 2
     pts = _thin(series)
@@ -125,6 +127,15 @@ def timeline_svg(
             f'y2="{_fmt(c_top + band)}" stroke="{colour}" stroke-width="1" stroke-dasharray="3,2">'
             f"<title>{escape(kind)} at {_clock(t / 1000)}</title></line>"
         )
+    last_x = -1e9
+    for t, who in sorted(turns):
+        if 0 <= t <= t_end and tx(t) - last_x >= 6 * max(len(who), 4):  # no label over the last one
+            last_x = tx(t)
+            x = _fmt(last_x)
+            out.append(f'<line class="turn" x1="{x}" x2="{x}" y1="{top}" y2="{_fmt(c_top + band)}" '
+                       f'stroke="#999999" stroke-width="0.8"/>')
+            out.append(f'<text class="turn-name" x="{x}" y="{top - 4}" font-size="10" fill="#333333">'
+                       f"{escape(who)}</text>")
     out.append(_polyline([(tx(p[0]), my(p[1])) for p in pts if p[1] is not None], "#222222"))
     out.append(_polyline([(tx(p[0]), cy(p[2])) for p in pts if p[2] is not None], "#1f6fd1"))
     out.append(_polyline([(tx(p[0]), cy(p[3])) for p in pts if p[3] is not None], "#d62828"))

@@ -2,7 +2,6 @@
 "use strict";
 
 (function () {
-  const SEAT_COLOURS = ["#0b7285", "#c2255c", "#5c940d", "#d9480f", "#5f3dc4", "#364fc7"];
   const SIZES = ["small", "medium", "large"];
   const $ = (id) => document.getElementById(id);
   const S = { msg: null, host: false, csrf: null, simSize: "medium", es: null, retry: 1000 };
@@ -13,7 +12,7 @@
       if (k === "onclick") node.addEventListener("click", v);
       else if (k === "class") node.className = v;
       else if (k === "style") Object.assign(node.style, v);
-      else node.setAttribute(k, v);
+      else if (v != null) node.setAttribute(k, v);
     }
     for (const kid of kids.flat()) if (kid != null) node.append(kid);
     return node;
@@ -34,17 +33,23 @@
     try {
       resp = await fetch(path, { method: "POST", headers, body: JSON.stringify(body || {}),
         credentials: "same-origin" });
-    } catch (e) { toast("The companion does not answer: " + e.message, true); return null; }
+    } catch (e) { setConn(false); toast("The companion does not answer: " + e.message, true); return null; }
     let data = null;
     try { data = await resp.json(); } catch (e) { data = null; }
+    if (!resp.ok && resp.status === 409 && path === "/api/actions") {   // a wrong answer: a way out
+      DingoCards.refused(data, body, S.msg ? S.msg.version : null);
+      rerender();
+      return null;
+    }
     if (!resp.ok) {
       toast((data && data.error) || `error ${resp.status}`, true);
       if (resp.status === 401) setHost(false, null);
       return null;
     }
-    if (data && data.version !== undefined && data.state) render(data);
+    if (data && data.version !== undefined && data.state) { DingoCards.clearRefusal(); render(data); }
     return data;
   }
+  const rerender = () => { if (S.msg) render(S.msg, true); };
   const act = (action) => api("/api/actions", action);
 
   function setHost(host, csrf) {
@@ -78,6 +83,16 @@
     const c = $("conn");
     c.textContent = on ? "live" : "reconnecting…";
     c.className = "conn " + (on ? "conn-on" : "conn-off");
+    // unreachable: say so plainly over the controls and disable them; it comes back by itself
+    clearTimeout(S.offTimer);
+    if (on) { showOffline(false); return; }
+    S.offTimer = setTimeout(() => showOffline(true), 1500);   // a blink of the stream is not an outage
+  }
+  function showOffline(off) {
+    document.body.classList.toggle("offline", off);
+    $("offline").classList.toggle("hidden", !off);
+    document.querySelector("main").inert = off;
+    $("banner").inert = off;
   }
   async function refreshWho() {
     try {
@@ -90,9 +105,15 @@
   /* ---------- rendering ---------- */
   function playerColour(state, seat) {
     const p = (state.players || [])[seat];
-    if (p && p.colour) return DingoDisc.colourOf(p.colour);
-    return SEAT_COLOURS[seat % SEAT_COLOURS.length];
+    if (p && p.colour) return DingoDisc.colourOf(p.colour);   // version 2: the player's own zone colour
+    return DingoCards.seat(seat).colour;
   }
+  function seatDot(state, seat) {
+    const light = playerColour(state, seat) === DingoCards.SEATS[5].colour;
+    return h("span", { class: "dot" + (light ? " dot-light" : ""), style: { background: playerColour(state, seat) },
+      "aria-hidden": "true" }, DingoCards.seat(seat).mark);
+  }
+  const env = () => ({ h, btn, act, api, host: S.host, name, seatDot, openSetup, rerender });
   function name(state, seat) {
     const p = (state.players || [])[seat];
     return p ? p.name : "—";
@@ -104,6 +125,7 @@
     // the stream's snapshot always wins (after a restart versions start again); otherwise never go back
     if (!fresh && S.msg && msg.version < S.msg.version) return;
     S.msg = msg;
+    document.body.dataset.version = String(msg.version);   // which change the page shows (tests wait on it)
     const state = msg.state || {};
     const disc = isDisc(state);
     document.body.classList.toggle("is-sim", msg.mode === "sim");
@@ -111,7 +133,7 @@
     document.body.classList.toggle("game-generic", !disc);
     if (disc) renderDiscGame(msg, state);
     else DingoGames.render(msg, { h, btn, act, api, toast, host: S.host, canUndo: msg.can_undo, openSetup });
-    renderPending(msg, state);
+    DingoCards.renderPending(msg, state, env());
     renderFeed(msg.feed || []);
     renderStatus(msg.status || {});
     const undo = document.querySelector(".panel-buttons [data-button=undo]");
@@ -126,7 +148,7 @@
     renderBanner(state, exp);
     renderDice(state, exp);
     renderActions(state, exp);
-    renderPlayers(state);
+    renderPlayers(state, exp);
     DingoDisc.draw($("disc"), msg.layout, state, msg.sensing, pick);
     live(msg);
   }
@@ -146,7 +168,7 @@
 
   function renderBanner(state, exp) {
     const banner = $("banner");
-    let text, colour = "#444";
+    let text, colour = "#444", seat = null;
     if (exp.kind === "none" || state.phase === "over") {
       text = state.draw ? "DRAW — match nul!" : `${name(state, state.winner)} wins!`;
       colour = state.draw ? "#444" : playerColour(state, state.winner);
@@ -155,13 +177,15 @@
     } else if (exp.player !== null && exp.player !== undefined) {
       text = `${name(state, exp.player)}${exp.kind === "give" ? " gives" : "'s turn"}`;
       colour = playerColour(state, exp.player);
+      seat = exp.player;
     } else {
       text = "Dingo Disc";
     }
     $("turn").textContent = text;
+    $("turn-mark").replaceChildren(seat != null ? seatDot(state, seat) : "");
     $("prompt").textContent = exp.prompt || "";
     banner.style.background = colour;
-    banner.classList.toggle("dark-text", colour === DingoDisc.COLOURS.yellow);
+    banner.classList.toggle("dark-text", colour === DingoDisc.COLOURS.yellow || colour === DingoCards.SEATS[5].colour);
   }
 
   function die(cls, ...kids) { return h("div", { class: "die " + cls }, ...kids); }
@@ -169,11 +193,19 @@
   function renderDice(state, exp) {
     const box = $("dice");
     box.replaceChildren();
+    box.classList.remove("dice-old");
     const d = state.dice;
-    if (!d || (d.number == null && d.colour == null)) {
-      box.append(h("div", { class: "dice-empty" }, exp.kind === "roll" ? "Roll the dice" : "No dice yet"));
+    // the dice on screen belong to the current turn: a roll step shows the last player's dice greyed
+    // (while the fall window is open), then none once the next player takes the dice
+    const rolling = exp.kind === "roll" || exp.kind === "roll_colour";
+    const fw = state.fall_window;
+    const old = rolling && d && fw && !exp.dice_taken;
+    if (!d || (d.number == null && d.colour == null) || (rolling && !old) || exp.kind === "none") {
+      box.append(h("div", { class: "dice-empty" }, rolling ? `${name(state, exp.player)} rolls next` : "No dice yet"));
       return;
     }
+    box.classList.toggle("dice-old", !!old);
+    if (old) box.append(h("div", { class: "dice-owner" }, `${name(state, fw.seat)}'s dice`));
     if (d.colour) {
       box.append(die("die-colour", h("div", { class: "swatch", style: { background: DingoDisc.colourOf(d.colour) } }),
         h("div", { class: "die-label" }, d.colour.toUpperCase())));
@@ -193,7 +225,13 @@
 
   function renderActions(state, exp) {
     const box = $("actions");
+    // the same question as last time: keep the controls (and what the host is typing into them)
+    const key = JSON.stringify([exp, S.host, state.players, state.phase === "over" ? S.msg && [S.msg.session_id,
+      S.msg.summary, S.msg.can_undo] : null]);
+    if (box.dataset.key === key && box.childElementCount) return;
+    box.dataset.key = key;
     box.replaceChildren();
+    if (exp.kind === "none" || state.phase === "over") { box.append(DingoCards.renderEnd(S.msg || {}, state, env())); return; }
     if (!S.host) return;
     const seat = exp.player;
     switch (exp.kind) {
@@ -207,17 +245,13 @@
           btn("Draw at random", () => api("/api/roll"), "alt")));
         break;
       case "roll_colour":
-        box.append(btn("Roll the colour die", () => api("/api/roll"), "big"),
+        box.append(btn("Roll the colour die", () => api("/api/roll"), "big primary"),
           h("div", { class: "q" }, "or enter the colour rolled:"), colourButtons((c) => api("/api/roll", { colour: c })));
         break;
-      case "roll": {
-        if (exp.fall_window !== null && exp.fall_window !== undefined && !exp.dice_taken) {
-          box.append(btn(`${name(state, seat)} takes the dice`, () => act({ type: "take_dice" }), "alt"));
-        }
-        box.append(btn("Roll the dice", () => api("/api/roll"), "big"));
+      case "roll":   // one way to roll (rolling takes the dice); physical dice are entered below
+        box.append(btn(`${name(state, seat)}: roll the dice`, () => api("/api/roll"), "big primary"));
         box.append(enterDice(exp));
         break;
-      }
       case "give":
         box.append(h("div", { class: "q" }, `${name(state, seat)}: which size do you give ${name(state, exp.receiver)}?`),
           h("div", { class: "row" }, (exp.sizes || SIZES).map((s) =>
@@ -242,10 +276,6 @@
         box.append(btn("The disc is still: end the game", () => act({ type: "end_game" }), "big"));
         break;
       case "none":
-        box.append(btn("New game", openSetup, "big"),
-          h("div", { class: "hint" }, S.msg && S.msg.can_undo
-            ? "Ended by mistake? UNDO takes the last action back."
-            : "This game is saved as finished in the history: it can no longer be undone."));
         break;
       default:
         break;
@@ -302,32 +332,19 @@
     return form;
   }
 
-  function renderPending(msg, state) {
-    const box = $("pending");
-    box.replaceChildren();
-    for (const p of msg.pending || []) {
-      box.append(h("div", { class: "prompt-card" }, h("b", {}, p.title), " ", p.text,
-        S.host ? h("div", { class: "row" }, p.choices.map((c) =>
-          btn(c, () => api(`/api/prompts/${encodeURIComponent(p.id)}`, { choice: c }), "size"))) : null));
-    }
-    for (const f of state.flags || []) {
-      box.append(h("div", { class: "prompt-card flag" }, h("b", {}, f.kind === "hand" ? "Hand on the disc! " : "Check: "),
-        `${name(state, f.player)}: ${f.reason}`,
-        S.host && f.kind !== "placement" ? btn("Dismiss", () => act({ type: "dismiss_flag", id: f.id }), "small-btn") : null));
-    }
-  }
-
-  function renderPlayers(state) {
+  function renderPlayers(state, exp) {
     const box = $("players");
     box.replaceChildren();
     const players = state.players || [];
     if (!players.length) return;
     const rows = players.map((p) => {
-      const current = state.current === p.seat && state.phase !== "over";
+      // one player highlighted everywhere: the one the banner names (e.g. whose fall is confirmed)
+      const who = exp.player !== null && exp.player !== undefined ? exp.player : state.current;
+      const current = who === p.seat && state.phase !== "over";
       const status = p.finished ? (p.rank === 1 ? (state.draw ? "draw" : "WINNER") : `#${p.rank || "✓"}`)
         : `${p.left} left`;
       return h("tr", { class: (current ? "current " : "") + (p.finished ? "finished" : "") },
-        h("td", {}, h("span", { class: "dot", style: { background: playerColour(state, p.seat) } }), p.name),
+        h("td", {}, seatDot(state, p.seat), p.name),
         SIZES.map((s) => h("td", { class: "num" }, h("span", { class: "pawn-icon pawn-" + s }), String((p.supply || {})[s] || 0))),
         h("td", { class: "st" + (p.rank === 1 ? " win" : "") }, status));
     });
@@ -363,7 +380,21 @@
         h("input", { type: "text", maxlength: 20, value: old[i] || `Player ${i + 1}`, "aria-label": `player ${i + 1}` })));
     };
     count.onchange = fill;
+    names.onfocusin = (ev) => { S.lastName = ev.target; };
     fill();
+    DingoCards.recentPlayers().then((recent) => {   // names kept on the Pi: tap one, never type again
+      const inputs = () => [...names.querySelectorAll("input")];
+      if (recent.last && recent.last.length >= 2 && recent.last.length <= 6) {
+        count.value = String(recent.last.length);
+        fill();
+        inputs().forEach((i, k) => { i.value = recent.last[k]; });
+      }
+      $("setup-recent").replaceChildren(...(recent.names || []).map((n) => btn(n, () => {
+        if (inputs().some((i) => i.value === n)) return;
+        const free = inputs().find((i) => /^Player \d+$/.test(i.value)) || S.lastName;
+        if (free && free.parentNode === names) free.value = n;
+      }, "name-chip small-btn")));
+    });
     $("setup").showModal();
   }
 
@@ -375,49 +406,6 @@
     $("fix-size").replaceChildren(...SIZES.map((s) => btn(s, () => { act({ type: "correct_size", size: s }); $("fix").close(); }, "size")));
     $("fix-flags").replaceChildren(...(st.flags || []).map((f) => btn(`Dismiss: ${f.reason}`, () => act({ type: "dismiss_flag", id: f.id }))));
     $("fix").showModal();
-  }
-
-  /* ---------- calibration wizard (host only) ---------- */
-  async function calibGet() {
-    const headers = S.csrf ? { "X-CSRF-Token": S.csrf } : {};
-    try {
-      const r = await fetch("/api/calibration", { headers, credentials: "same-origin" });
-      const d = await r.json();
-      if (!r.ok) { toast(d.error || `error ${r.status}`, true); return null; }
-      return d;
-    } catch (e) { toast("The companion does not answer: " + e.message, true); return null; }
-  }
-  function renderCalib(st) {
-    if (!st) return;
-    const show = (id, on) => $(id).classList.toggle("hidden", !on);
-    $("calib-instruction").textContent = st.instruction;
-    show("calib-sim", st.simulated);
-    show("calib-start", !st.active);
-    show("calib-read", st.active && st.step !== "done");
-    show("calib-save", st.step === "done");
-    show("calib-cancel", st.active);
-    $("calib-problem").textContent = st.problem || "";
-    show("calib-problem", !!st.problem);
-    const r = st.result;
-    $("calib-result").textContent = r ? [
-      `offsets:         ${r.offsets.join(", ")}`,
-      `counts per gram: ${r.counts_per_gram.join(", ")}`,
-      `pawn masses (g): ${Object.entries(r.pawn_mass_g).map(([k, v]) => `${k} ${v}`).join(", ")}`,
-      st.saved_to ? `saved to ${st.saved_to}` : `will be saved to ${st.save_path}`].join("\n") : "";
-    show("calib-result", !!r);
-    $("calib-messages").replaceChildren(...st.messages.map((m) =>
-      h("li", { class: /(^|: )error:/.test(m) ? "bad" : /warning:/.test(m) ? "warn" : "" }, m)));
-  }
-  async function openCalib() {
-    renderCalib(await calibGet());
-    $("calib").showModal();
-  }
-  async function calibDo(path, body, button) {
-    const b = button ? $(button) : null;
-    const label = b ? b.textContent : "";
-    if (b) { b.disabled = true; b.textContent = "Reading…"; }
-    try { renderCalib(await api(`/api/calibration/${path}`, body)); }
-    finally { if (b) { b.disabled = false; b.textContent = label; } }
   }
 
   async function openShare() {
@@ -433,12 +421,7 @@
 
   function wire() {
     $("share-btn").addEventListener("click", openShare);
-    $("calib-btn").addEventListener("click", openCalib);
-    $("calib-begin").addEventListener("click", () =>
-      calibDo("start", { weight_g: parseFloat($("calib-weight").value) }));
-    $("calib-read").addEventListener("click", () => calibDo("read", {}, "calib-read"));
-    $("calib-save").addEventListener("click", () => calibDo("save", {}));
-    $("calib-cancel").addEventListener("click", () => calibDo("cancel", {}));
+    DingoCalib.wire({ h, api, toast, csrf: () => S.csrf });
     $("login").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const pin = $("pin").value.trim();

@@ -9,7 +9,8 @@
 window.DingoViews = window.DingoViews || {};
 
 window.DingoGames = (function () {
-  const SEAT_COLOURS = ["#0b7285", "#c2255c", "#5c940d", "#d9480f", "#5f3dc4", "#364fc7"];
+  const SEAT_COLOURS = window.DingoCards ? DingoCards.SEATS.map((x) => x.colour)
+    : ["#212529", "#8b5a2b", "#d6336c", "#6c757d", "#0c8599", "#e9ecef"];
   const G = { catalogue: null, chosen: "dingo-disc", count: null, options: {}, loading: {} };
   const $ = (id) => document.getElementById(id);
 
