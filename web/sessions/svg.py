@@ -64,8 +64,9 @@ def timeline_svg(
     left, right, top, gap = 56, 12, 16, 28
     band = (height - top - gap - 36) / 2
     pts = _thin(series)
-    t_end = max(
-        [p[0] for p in pts] + [e.get("t_ms", 0) for e in events if isinstance(e.get("t_ms"), int)] + [1]
+    t_end = max(  # the chart spans the trace, the events and every placement (a label is never lost)
+        [p[0] for p in pts] + [e.get("t_ms", 0) for e in events if isinstance(e.get("t_ms"), int)]
+        + [t for t, _ in turns if t >= 0] + [1]
     )
     masses = [p[1] for p in pts if p[1] is not None]
     m_max = max(masses + [1.0]) * 1.1
