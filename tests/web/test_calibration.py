@@ -68,8 +68,9 @@ def test_a_whole_calibration_on_the_simulated_table_is_saved_and_used(table, hos
     # set's mean by a few per cent, so the mean is not the answer to expect)
     weighed = {e["size"]: e["mass_g"] for e in truth.truth if e.get("event") == "placed"}
     for size, mass in result["pawn_mass_g"].items():
-        # within the scales' own error (a few per cent from one known weight): sizes stay far apart
-        assert mass == pytest.approx(weighed[size], rel=0.04)
+        # within the scales' own error (each cell's scale is allowed 5 % above, from one known weight,
+        # and a small pawn is weighed over a short window of 0.1 g noise): sizes stay far apart
+        assert mass == pytest.approx(weighed[size], rel=0.05)
 
     r = host.post("/api/calibration/save")
     assert r.status_code == 200, r.get_json()
