@@ -61,7 +61,7 @@ def timeline_svg(
 ) -> str:
     """Mass (top band) and centre of pressure x/y (bottom band) against trace time, events marked;
     ``turns``: (trace ms, player name) where a player placed, labelled above the chart."""
-    left, right, top, gap = 56, 12, 16, 28
+    left, right, top, gap = 56, 12, 38, 28  # three rows of player labels above the chart
     band = (height - top - gap - 36) / 2
     pts = _thin(series)
     t_end = max(  # the chart spans the trace, the events and every placement (a label is never lost)
@@ -128,15 +128,12 @@ def timeline_svg(
             f'y2="{_fmt(c_top + band)}" stroke="{colour}" stroke-width="1" stroke-dasharray="3,2">'
             f"<title>{escape(kind)} at {_clock(t / 1000)}</title></line>"
         )
-    last_x = -1e9
-    for t, who in sorted(turns):
-        if 0 <= t <= t_end and tx(t) - last_x >= 6 * max(len(who), 4):  # no label over the last one
-            last_x = tx(t)
-            x = _fmt(last_x)
-            out.append(f'<line class="turn" x1="{x}" x2="{x}" y1="{top}" y2="{_fmt(c_top + band)}" '
-                       f'stroke="#999999" stroke-width="0.8"/>')
-            out.append(f'<text class="turn-name" x="{x}" y="{top - 4}" font-size="10" fill="#333333">'
-                       f"{escape(who)}</text>")
+    for x, row, who in _turn_labels([(tx(t), who) for t, who in turns if 0 <= t <= t_end]):
+        xs = _fmt(x)
+        out.append(f'<line class="turn" x1="{xs}" x2="{xs}" y1="{top}" y2="{_fmt(c_top + band)}" '
+                   f'stroke="#999999" stroke-width="0.8"/>')
+        out.append(f'<text class="turn-name" x="{xs}" y="{top - 4 - 11 * row}" font-size="10" '
+                   f'fill="#333333">{escape(who)}</text>')
     out.append(_polyline([(tx(p[0]), my(p[1])) for p in pts if p[1] is not None], "#222222"))
     out.append(_polyline([(tx(p[0]), cy(p[2])) for p in pts if p[2] is not None], "#1f6fd1"))
     out.append(_polyline([(tx(p[0]), cy(p[3])) for p in pts if p[3] is not None], "#d62828"))
@@ -152,6 +149,26 @@ def timeline_svg(
         )
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _turn_labels(turns: Sequence[tuple[float, str]], rows: int = 3) -> list[tuple[float, int, str]]:
+    """Place the player labels of the turns (x, name) in up to ``rows`` rows so none overlaps the one
+    before it in its row; a label that finds no room is left out, except a player's first, which
+    always shows (so every player is named however crowded the game was)."""
+    last_end = [-1e9] * rows
+    named: set[str] = set()
+    placed = []
+    for x, who in sorted(turns):
+        width = 6 * max(len(who), 4)
+        row = next((r for r in range(rows) if x >= last_end[r]), None)
+        if row is None and who not in named:
+            row = min(range(rows), key=lambda r: last_end[r])
+        if row is None:
+            continue
+        last_end[row] = x + width
+        named.add(who)
+        placed.append((x, row, who))
+    return placed
 
 
 def _clock(seconds: float) -> str:
