@@ -92,6 +92,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--dump", type=Path, metavar="DIR",
                         help="also write every trace with its truth and the detected events under DIR")
+    parser.add_argument("--from-dump", type=Path, metavar="DIR",
+                        help="with --families: replay the traces dumped under DIR by an earlier --dump "
+                             "with this pipeline instead of generating them (the same traces before and "
+                             "after a change)")
     parser.set_defaults(func=run)
 
 
@@ -216,6 +220,47 @@ def generate_entry(p: dict[str, Any]) -> tuple[Any, list, list[dict]]:
         from hardware.sim.scenarios import generate
     return generate(p["seed"], cells=p["cells"], rate_hz=p["rate_hz"], noise_g=p["noise_g"], kind=p["kind"],
                     minutes=p["minutes"])
+
+
+def replay_dumped(directory: Path, errors: list[str] | None = None) -> Tally:
+    """Replay and score every trace dumped under ``directory`` (one table: ``<kind>-<seed>/``)."""
+    from companion.sensing.trace import read_trace
+
+    total = Tally()
+    for entry in sorted(p for p in directory.iterdir() if (p / "table.trace.csv").is_file()):
+        truth = [json.loads(line) for line in (entry / "truth.jsonl").read_text(encoding="utf-8").splitlines()
+                 if line.strip()]
+        start = time.process_time()
+        events: list[dict] = []
+        duration = 0
+        try:
+            hdr, rows = read_trace(entry / "table.trace.csv")
+            pipe = pipeline_factory_default()(hdr)
+            first = None
+            for sample in rows:
+                first = sample.t_ms if first is None else first
+                duration = sample.t_ms - first
+                events.extend(pipe.feed(sample))
+            events.extend(pipe.finish())
+        except Exception as exc:  # reported; the trace then scores as all-missed
+            if errors is None:
+                raise
+            errors.append(f"{entry}: {type(exc).__name__}: {exc}")
+            events = []
+        cpu = time.process_time() - start
+        tally = score_trace(truth, events)
+        tally.cpu_s, tally.trace_ms = cpu, duration
+        if cpu > 0 and events is not None:
+            tally.trace_realtime.append(duration / 1000 / cpu)
+        total.merge(tally)
+    return total
+
+
+def pipeline_factory_default() -> Any:
+    """The pipeline class the benchmark replays with."""
+    from companion.sensing.pipeline import Pipeline
+
+    return Pipeline
 
 
 def run_table(plan: list[dict[str, Any]], errors: list[str] | None = None,

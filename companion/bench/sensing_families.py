@@ -13,9 +13,17 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from companion.bench.sensing import FAMILY_FIGURES, FAMILY_TARGETS, _fmt, corpus_plan, run_table
+from companion.bench.sensing import (
+    FAMILY_FIGURES,
+    FAMILY_TARGETS,
+    _fmt,
+    corpus_plan,
+    replay_dumped,
+    run_table,
+)
 from companion.bench.sensing_score import Tally
 
 SHORT = {
@@ -103,6 +111,10 @@ def run_families(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"bench sensing: {exc}", file=sys.stderr)
         return 2
+    dumped: Path | None = getattr(args, "from_dump", None)
+    if dumped is not None and not dumped.is_dir():
+        print(f"bench sensing: --from-dump {dumped}: no such directory", file=sys.stderr)
+        return 2
     wall = time.perf_counter()
     errors: list[str] = []
     results: dict[str, Any] = {"tuned": tuned, "held_back": held, "tables": {}}
@@ -114,6 +126,15 @@ def run_families(args: argparse.Namespace) -> int:
         for c in cell_counts:
             tallies: dict[str, Tally] = {}
             for f in families:
+                if dumped is not None:
+                    table_dir = dumped / f"{f}-{r:g}Hz-{c}cells"
+                    if not table_dir.is_dir():
+                        print(f"  [{r:g} Hz / {c} cells] {f}: not in the dump ({table_dir})", file=sys.stderr)
+                        tallies[f] = Tally()
+                        continue
+                    tallies[f] = replay_dumped(table_dir, errors)
+                    print(f"  [{r:g} Hz / {c} cells] {f}: the dumped traces replayed", file=sys.stderr)
+                    continue
                 tallies[f] = run_table(plans[(f, r, c)], errors, dump=args.dump)
                 if f in feed and r == 80 and c == 4:
                     tallies[f].feed_us = feed[f]

@@ -120,3 +120,33 @@ def test_run_families_prints_a_table_with_the_held_back_column(capsys: pytest.Ca
     out = capsys.readouterr().out
     assert "| figure | sim_alt* | TUNED | HELD BACK | target |" in out
     assert "falls exactly right" in out and "false events/h, play" in out
+
+
+def test_a_dumped_corpus_replayed_gives_the_figures_of_the_run_that_dumped_it(tmp_path) -> None:
+    import json
+
+    common = dict(families="sim_alt", holdout="sim_alt", rates="10", cells="3", seeds=1, quick=True,
+                  json=True, long_game_hours=0.0)
+    first = argparse.Namespace(**common, dump=tmp_path, from_dump=None)
+    again = argparse.Namespace(**common, dump=None, from_dump=tmp_path)
+    import contextlib
+    import io
+
+    outs = []
+    for args in (first, again):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            assert run_families(args) == 0
+        outs.append(json.loads(buf.getvalue()))
+    a, b = (o["tables"]["10Hz/3cells"]["sim_alt"] for o in outs)
+    assert a["placements"] > 0 and a["placements"] == b["placements"]
+    speed = {"slowest_trace_realtime_factor", "realtime_factor", "parse_only_realtime_factor"}
+    assert {k: v for k, v in a["figures"].items() if k not in speed} == \
+        {k: v for k, v in b["figures"].items() if k not in speed}
+
+
+def test_from_dump_names_a_missing_directory(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = argparse.Namespace(families="sim_alt", holdout=None, rates="10", cells="3", seeds=1, quick=True,
+                              json=False, dump=None, long_game_hours=0.0, from_dump=tmp_path / "nowhere")
+    assert run_families(args) == 2
+    assert "nowhere: no such directory" in capsys.readouterr().err
