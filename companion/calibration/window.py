@@ -34,6 +34,8 @@ class Window:
 
     cells: tuple[CellWindow, ...]
     duration_s: float
+    mid_ms: float | None = None  # the sample time at the middle of the window
+
 
     @property
     def medians(self) -> tuple[float | None, ...]:
@@ -91,4 +93,5 @@ def summarise(samples: Sequence[Sample], n_cells: int) -> Window:
             raise ValueError(f"sample at t_ms={s.t_ms} has {len(s.raw)} cells, expected {n_cells}")
     duration = (samples[-1].t_ms - samples[0].t_ms) / 1000 if len(samples) > 1 else 0.0
     cells = tuple(cell_window([s.raw[i] for s in samples]) for i in range(n_cells))
-    return Window(cells, duration)
+    mid = (samples[0].t_ms + samples[-1].t_ms) / 2 if samples else None
+    return Window(cells, duration, mid)

@@ -50,9 +50,13 @@ class SimHands:
             raise CalibrationError(f"the simulated table did not get ready in time ({what})")
         return seen[-1]
 
+    def _events_ms(self, kind: str) -> list[int]:
+        """The sample times of the simulator's ``kind`` events so far (call under the lock)."""
+        return [e["t_ms"] for e in getattr(self.sim, "truth", ()) if e.get("event") == kind]
+
     def _last_event_ms(self, kind: str) -> int | None:
         with self.lock:
-            times = [e["t_ms"] for e in getattr(self.sim, "truth", ()) if e.get("event") == kind]
+            times = self._events_ms(kind)
         return times[-1] if times else None
 
     def clear_disc(self) -> int | None:
@@ -68,11 +72,15 @@ class SimHands:
         """Hold ``grams`` over (x, y) long enough for a reading of ``reading_s`` (settling included)
         that starts when the returned sample time is reached (the hand bears fully by then)."""
         self._until(lambda: self.sim.idle and self.sim.disc.held == 0, "the last press to end")
+        with self.lock:
+            presses = len(self._events_ms("hand"))
         self._run("press", {"x_mm": x_mm, "y_mm": y_mm, "grams": grams,
                             "duration_ms": min(RISE_MS + reading_s * 1000 + HOLD_MARGIN_MS, 10000.0)})
-        seen = self._until(lambda: self.sim.disc.held > 0, "the weight to bear")
-        began = self._last_event_ms("hand")  # when the hand touched, even if it was seen a batch later
-        return (began if began is not None else seen or 0) + RISE_MS
+        # wait for the hand's event, not for the disc to be held: on a busy machine one batch of
+        # samples can hold the whole press, and the held disc is never seen between two batches
+        self._until(lambda: len(self._events_ms("hand")) > presses, "the weight to bear")
+        began = self._last_event_ms("hand")  # when the hand touched (the samples are kept)
+        return (began or 0) + RISE_MS
 
     def put_pawn(self, size: str) -> int | None:
         """Put one pawn of ``size`` at the centre; returns when it stood still (sample time)."""
