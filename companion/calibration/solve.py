@@ -46,7 +46,7 @@ def _levels(window: Window, what: str) -> list[float]:
         if c.median is None or c.valid < max(3, c.n // 2):
             raise CalibrationError(f"{what}: cell {i} gave almost no valid readings ({c.valid} of {c.n}); "
                                    "check its wires, then run `dingo-companion doctor`")
-        out.append(c.median)
+        out.append(c.level if c.level is not None else c.median)
     return out
 
 
@@ -181,12 +181,24 @@ def grams(window: Window, offsets: Sequence[float], cpg: Sequence[float], what: 
     return sum((lvl - off) / c for lvl, off, c in zip(levels, offsets, cpg, strict=True))
 
 
+def _share(before: Window | None, during: Window, after: Window) -> float:
+    """Where ``during`` lies between ``before`` and ``after`` in sample time (0..1; 0.5 if unknown)."""
+    if before is None or None in (before.mid_ms, during.mid_ms, after.mid_ms):
+        return 0.5
+    span = after.mid_ms - before.mid_ms
+    return min(1.0, max(0.0, (during.mid_ms - before.mid_ms) / span)) if span > 0 else 0.5
+
+
 def pawn_masses_from(offsets: Sequence[float], cpg: Sequence[float], windows: dict[str, Window],
-                     tares: dict[str, Window] | None = None) -> tuple[dict[str, float], list[Issue]]:
+                     tares: dict[str, Window] | None = None,
+                     after: dict[str, Window] | None = None) -> tuple[dict[str, float], list[Issue]]:
     """Pawn masses from one pawn of each size on the disc (taken off again between sizes).
 
     ``tares[size]``, the empty disc read just before that pawn went on, replaces the offsets
-    for that pawn, so slow drift since step 1 does not count as pawn mass.
+    for that pawn, so slow drift since step 1 does not count as pawn mass. With ``after[size]``,
+    the empty disc read once the pawn is off again, the zero is taken between the two, in
+    proportion to when the pawn was read (weighing between two tares): a steady drift cancels
+    instead of being weighed, and a wandering one counts far less.
     """
     masses: dict[str, float] = {}
     issues: list[Issue] = []
@@ -194,6 +206,10 @@ def pawn_masses_from(offsets: Sequence[float], cpg: Sequence[float], windows: di
         if size not in windows:
             raise CalibrationError(f"no reading for the {size} pawn")
         zero = _levels(tares[size], f"empty disc before the {size} pawn") if tares else offsets
+        if after and size in after:
+            later = _levels(after[size], f"empty disc after the {size} pawn")
+            share = _share(tares[size] if tares else None, windows[size], after[size])
+            zero = [a + (b - a) * share for a, b in zip(zero, later, strict=True)]
         masses[size] = round(grams(windows[size], zero, cpg, f"{size} pawn"), 3)
         if masses[size] < 0.3:
             raise CalibrationError(f"the {size} pawn weighs {masses[size]:.2f} g: nothing was detected; "

@@ -10,6 +10,7 @@ from companion.sensing.trace import Sample
 
 FULL_SCALE = (8388607, -8388608)
 MAD_TO_STD = 1.4826
+TRIM = 0.1  # the share of readings dropped at each end for the level
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class CellWindow:
     saturated: int      # readings at full scale (+8388607 / -8388608)
     glitches: int       # single wild readings (full scale, -1, or far outside the spread)
     unique: int         # distinct values read (a stuck cell reads one or two)
+    level: float | None = None  # the calibration's estimate of the reading: trimmed mean of the valid ones
 
 
 @dataclass(frozen=True)
@@ -32,15 +34,35 @@ class Window:
 
     cells: tuple[CellWindow, ...]
     duration_s: float
+    mid_ms: float | None = None  # the sample time at the middle of the window
+
 
     @property
     def medians(self) -> tuple[float | None, ...]:
         """The median raw reading of each cell (None if it gave nothing valid)."""
         return tuple(c.median for c in self.cells)
 
+    @property
+    def levels(self) -> tuple[float | None, ...]:
+        """The level of each cell (see :func:`level_of`), what calibration weighs with."""
+        return tuple(c.level for c in self.cells)
+
 
 def _mad(values: Sequence[float], centre: float) -> float:
     return statistics.median(abs(v - centre) for v in values) if values else 0.0
+
+
+def level_of(values: Sequence[float], trim: float = TRIM) -> float:
+    """The mean of ``values`` without the ``trim`` share at each end.
+
+    Readings near the median (glitches are already gone) are spread by Gaussian noise: their
+    mean is what the load is, and it is about 1.25 times less noisy than their median. The
+    trimmed ends keep one stray reading from pulling it.
+    """
+    ordered = sorted(values)
+    cut = int(len(ordered) * trim)
+    kept = ordered[cut:len(ordered) - cut] or ordered
+    return statistics.fmean(kept)
 
 
 def cell_window(values: Sequence[int | None]) -> CellWindow:
@@ -60,7 +82,8 @@ def cell_window(values: Sequence[int | None]) -> CellWindow:
     glitches = (len(present) - saturated - len(good)) + (saturated if saturated < len(present) / 2 else 0)
     median = statistics.median(good)
     noise = _mad(good, median) * MAD_TO_STD
-    return CellWindow(len(values), len(good), float(median), noise, missed, saturated, glitches, unique)
+    return CellWindow(len(values), len(good), float(median), noise, missed, saturated, glitches, unique,
+                      level_of(good))
 
 
 def summarise(samples: Sequence[Sample], n_cells: int) -> Window:
@@ -70,4 +93,5 @@ def summarise(samples: Sequence[Sample], n_cells: int) -> Window:
             raise ValueError(f"sample at t_ms={s.t_ms} has {len(s.raw)} cells, expected {n_cells}")
     duration = (samples[-1].t_ms - samples[0].t_ms) / 1000 if len(samples) > 1 else 0.0
     cells = tuple(cell_window([s.raw[i] for s in samples]) for i in range(n_cells))
-    return Window(cells, duration)
+    mid = (samples[0].t_ms + samples[-1].t_ms) / 2 if samples else None
+    return Window(cells, duration, mid)

@@ -229,11 +229,11 @@ class Flow:
             self.hands.do("off", self)
 
         def pawn_step() -> dict[str, float]:
-            windows, tares = {}, {}
+            windows, empties = {}, []
             for size in SIZES:
                 self.ask("Check the disc is empty and nobody touches it (reading it empty first). "
                          "Press Enter: ")
-                tares[size] = self.collect()
+                empties.append(self.collect())
                 self.ask(f"Put one {size} pawn near the centre of the disc. Press Enter: ")
                 if self.hands:
                     self.hands.do("pawn", self, size=size)
@@ -241,7 +241,12 @@ class Flow:
                 self.say(f"  read the {size} pawn; take it off")
                 if self.hands:
                     self.hands.do("off", self)
-            masses, issues = pawn_masses_from(offsets, cpg, windows, tares)
+            self.ask("Check the disc is empty once more (each pawn is weighed between two empty "
+                     "readings). Press Enter: ")
+            empties.append(self.collect())
+            before = dict(zip(SIZES, empties[:-1], strict=True))
+            after = dict(zip(SIZES, empties[1:], strict=True))
+            masses, issues = pawn_masses_from(offsets, cpg, windows, before, after)
             self.report(issues)
             self.say("  pawn masses: " + ", ".join(f"{k} {v:.2f} g" for k, v in masses.items()))
             return masses

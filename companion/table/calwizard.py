@@ -2,9 +2,10 @@
 
 Steps (the pure maths and physical checks are ``companion.calibration``'s): the empty disc
 (offsets), the known weight over each cell in turn (counts per gram), one pawn of each size with
-the empty disc read before each (pawn masses), the disc at rest after a nudge (rest check). Each
-:meth:`CalibrationWizard.read` takes one reading of the current step from the running sample
-source (a :class:`SampleTap` on the read loop); while the wizard runs, sensed events do not reach
+the empty disc read before each and after the last (pawn masses: each pawn is weighed between two
+empty readings), the disc at rest after a nudge (rest check). Each :meth:`CalibrationWizard.read`
+takes one reading of the current step from the running sample source (a :class:`SampleTap` on the
+read loop), cut out by the samples' own time; while the wizard runs, sensed events do not reach
 the game. A failed check repeats the step. On the simulated table the wizard does what the host
 would do (presses the weight, puts the pawns on, nudges the disc) through the simulator.
 :meth:`CalibrationWizard.save` writes the result with ``save_config`` (atomic) and the running
@@ -13,6 +14,7 @@ pipeline switches to it at once.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import threading
 import time
@@ -47,14 +49,20 @@ class WizardError(ValueError):
 
 
 class SampleTap:
-    """Collects raw samples from the read loop for one reading at a time (thread-safe)."""
+    """Keeps the read loop's recent raw samples and faults, by the samples' own time (thread-safe).
 
-    def __init__(self) -> None:
-        """Nothing collected; :meth:`feed` is a no-op until :meth:`arm`."""
+    A reading is cut out by sample time (``t_ms``), never by when a batch arrived: the read loop
+    hands samples over in batches (0.1 s, longer on a busy machine), so a window taken "from the
+    next batch on, until enough has come" starts up to a batch late and runs up to a batch long,
+    and it would take in whatever the table did meanwhile (a weight lifted, a pawn taken off).
+    """
+
+    def __init__(self, keep_ms: int = 60_000) -> None:
+        """Keep the last ``keep_ms`` of sample time."""
         self._cond = threading.Condition()
-        self._samples: list[Any] = []
-        self._faults: list[str] = []
-        self._armed = False
+        self._samples: collections.deque = collections.deque()
+        self._faults: collections.deque = collections.deque()  # (t_ms of the last sample, message)
+        self.keep_ms = keep_ms
         self.last_t_ms: int | None = None
 
     def feed(self, items: list) -> None:
@@ -62,22 +70,27 @@ class SampleTap:
         with self._cond:
             for item in items:
                 if hasattr(item, "raw"):
+                    if self.last_t_ms is not None and item.t_ms < self.last_t_ms:
+                        self._samples.clear()  # the source's clock started again (a bridge reset)
+                        self._faults.clear()
                     self.last_t_ms = item.t_ms
-                    if self._armed:
-                        self._samples.append(item)
-                elif self._armed:
-                    self._faults.append(str(getattr(item, "message", item)))
+                    self._samples.append(item)
+                else:
+                    self._faults.append((self.last_t_ms, str(getattr(item, "message", item))))
+            if self.last_t_ms is not None:
+                oldest = self.last_t_ms - self.keep_ms
+                while self._samples and self._samples[0].t_ms < oldest:
+                    self._samples.popleft()
+                while self._faults and (self._faults[0][0] or 0) < oldest:
+                    self._faults.popleft()
             self._cond.notify_all()
 
-    def arm(self) -> None:
-        """Start collecting (forgets what was collected before)."""
+    def reset(self) -> None:
+        """Forget everything kept."""
         with self._cond:
-            self._samples, self._faults, self._armed = [], [], True
-
-    def disarm(self) -> None:
-        """Stop collecting."""
-        with self._cond:
-            self._armed = False
+            self._samples.clear()
+            self._faults.clear()
+            self.last_t_ms = None
 
     def wait_for(self, condition: Callable[[], bool], timeout_s: float) -> bool:
         """Wait (woken by each batch of samples) until ``condition()``; False on timeout."""
@@ -90,16 +103,21 @@ class SampleTap:
                 self._cond.wait(min(left, 0.2))
         return True
 
-    def span_ms(self) -> int:
-        """Sample time covered by the collected samples."""
-        with self._cond:
-            return self._samples[-1].t_ms - self._samples[0].t_ms if len(self._samples) > 1 else 0
+    def now_ms(self, timeout_s: float) -> int | None:
+        """The time of the latest sample (waiting for a first one); None if none came."""
+        if not self.wait_for(lambda: self.last_t_ms is not None, timeout_s):
+            return None
+        return self.last_t_ms
 
-    def take(self) -> tuple[list[Any], list[str]]:
-        """The collected samples and fault messages; collecting stops."""
+    def window(self, start_ms: int, end_ms: int, timeout_s: float) -> tuple[list[Any], list[str]] | None:
+        """The samples with ``start_ms <= t_ms < end_ms`` and the faults meanwhile, once a sample
+        at or after ``end_ms`` has arrived; None if it did not within ``timeout_s``."""
+        if not self.wait_for(lambda: self.last_t_ms is not None and self.last_t_ms >= end_ms, timeout_s):
+            return None
         with self._cond:
-            self._armed = False
-            return list(self._samples), list(self._faults)
+            samples = [s for s in self._samples if start_ms <= s.t_ms < end_ms]
+            faults = [m for t, m in self._faults if t is not None and start_ms <= t < end_ms]
+        return samples, faults
 
 
 @dataclasses.dataclass
@@ -107,13 +125,14 @@ class _Progress:
     """Where the wizard is and what it has found so far."""
 
     step: str = "idle"  # idle, empty, weight, tare, pawn, rest, done
-    index: int = 0      # the cell (weight) or the size (tare/pawn)
+    index: int = 0      # the cell (weight), the size (pawn) or the empty reading (tare: before each
+                        # pawn, and once more after the last)
     weight_g: float = 0.0
     empty: Window | None = None
     offsets: tuple[float, ...] = ()
     weights: list = dataclasses.field(default_factory=list)
     cpg: tuple[float, ...] = ()
-    tares: dict = dataclasses.field(default_factory=dict)
+    tares: list = dataclasses.field(default_factory=list)
     pawns: dict = dataclasses.field(default_factory=dict)
     masses: dict = dataclasses.field(default_factory=dict)
     result: Calibration | None = None
@@ -179,6 +198,7 @@ class CalibrationWizard:
                               "of the calibration would be taken for moves)")
         with self._lock:
             self._p = _Progress(step="empty", weight_g=float(weight_g))
+            self.tap.reset()
             self.loop.tap = self.tap.feed
             self.loop.hold_events = True
             self.controller.add_status("calibration", "calibration in progress: the game ignores the sensors")
@@ -249,25 +269,31 @@ class CalibrationWizard:
         self.controller.use_sensing(header, pipeline.snapshot)
         self.loop.tap = None
         self.loop.hold_events = False
-        self.tap.disarm()
+        self.tap.reset()
         self.controller.clear_status("calibration")
 
-    def _collect(self) -> Window:
-        """Let the table settle, then summarise ``seconds`` of samples (timed by the samples)."""
+    def _collect(self, ready_ms: int | None = None) -> Window:
+        """Summarise ``seconds`` of samples from ``settle_s`` after the table was ready.
+
+        ``ready_ms``: the sample time at which it was (the simulator's hands know it); without it,
+        the latest sample's when the host asks for the reading. Everything is timed by the
+        samples' ``t_ms``, so batches and a busy machine move nothing.
+        """
         limit = (self.settle_s + self.seconds) * 5 / self.speed + 5
-        self.tap.arm()
-        if not self.tap.wait_for(lambda: self.tap.span_ms() >= self.settle_s * 1000, limit):
+        if ready_ms is None:
+            ready_ms = self.tap.now_ms(limit)
+            if ready_ms is None:
+                raise CalibrationError(self._no_samples())
+        start = ready_ms + round(self.settle_s * 1000)
+        got = self.tap.window(start, start + round(self.seconds * 1000), limit)
+        if got is None or len(got[0]) < 2:
             raise CalibrationError(self._no_samples())
-        self.tap.arm()
-        if not self.tap.wait_for(lambda: self.tap.span_ms() >= self.seconds * 1000, limit):
-            raise CalibrationError(self._no_samples())
-        samples, faults = self.tap.take()
+        samples, faults = got
         if faults:
             self._p.messages.append(f"sensor fault during the reading: {faults[0]}")
         return summarise(samples, self.n)
 
     def _no_samples(self) -> str:
-        self.tap.disarm()
         return "too few samples arrived in the time allowed (run `dingo-companion doctor` to see why)"
 
     def _report(self, title: str, issues: list[Issue] | tuple[Issue, ...]) -> None:
@@ -281,19 +307,18 @@ class CalibrationWizard:
     def _read_step(self, p: _Progress) -> None:
         cells = self.header.cells
         if p.step == "empty":
-            if self.hands:
-                self.hands.clear_disc()
-            p.empty = self._collect()
+            p.empty = self._collect(self.hands.clear_disc() if self.hands else None)
             p.offsets, issues = offsets_from(p.empty)
             self._report("empty disc", issues)
             p.messages.append("empty disc: offsets " + ", ".join(f"{o:.0f}" for o in p.offsets))
             p.step, p.index, p.weights = "weight", 0, []
         elif p.step == "weight":
             k = p.index
+            ready = None
             if self.hands:
-                self.hands.press_weight(cells[k].x_mm, cells[k].y_mm, p.weight_g,
-                                        (self.settle_s + self.seconds + 1.0) * 1000)
-            window = self._collect()
+                ready = self.hands.press_weight(cells[k].x_mm, cells[k].y_mm, p.weight_g,
+                                                self.settle_s + self.seconds)
+            window = self._collect(ready)
             if not self.hands:  # the simulator's hand trembles by design: no stillness check there
                 what = f"weight over cell {k}"
                 self._report(what, stillness_issues(window, p.empty, what))
@@ -310,34 +335,31 @@ class CalibrationWizard:
                 raise
             p.cpg = tuple(result.counts_per_gram)
             p.messages.append("scales: " + ", ".join(f"{c:.2f}" for c in p.cpg) + " counts per gram")
-            p.step, p.index, p.tares, p.pawns = "tare", 0, {}, {}
+            p.step, p.index, p.tares, p.pawns = "tare", 0, [], {}
         elif p.step == "tare":
-            if self.hands:
-                self.hands.clear_disc()
-            p.tares[SIZES[p.index]] = self._collect()
-            p.step = "pawn"
-        elif p.step == "pawn":
-            size = SIZES[p.index]
-            if self.hands:
-                self.hands.put_pawn(size)
-            p.pawns[size] = self._collect()
-            if self.hands:
-                self.hands.clear_disc()
-            if p.index + 1 < len(SIZES):
-                p.step, p.index = "tare", p.index + 1
+            ready = self.hands.clear_disc() if self.hands else None
+            p.tares.append(self._collect(ready))
+            if p.index < len(SIZES):
+                p.step = "pawn"
                 return
-            try:
-                p.masses, issues = pawn_masses_from(p.offsets, p.cpg, p.pawns, p.tares)
+            try:  # each pawn is weighed between the empty disc before and after it
+                before = dict(zip(SIZES, p.tares[:-1], strict=True))
+                after = dict(zip(SIZES, p.tares[1:], strict=True))
+                p.masses, issues = pawn_masses_from(p.offsets, p.cpg, p.pawns, before, after)
                 self._report("pawns", issues)
             except CalibrationError:
-                p.step, p.index, p.tares, p.pawns = "tare", 0, {}, {}
+                p.index, p.tares, p.pawns = 0, [], {}
                 raise
             p.messages.append("pawn masses: " + ", ".join(f"{k} {v:.2f} g" for k, v in p.masses.items()))
             p.step, p.index = "rest", 0
+        elif p.step == "pawn":
+            size = SIZES[p.index]
+            ready = self.hands.put_pawn(size) if self.hands else None
+            p.pawns[size] = self._collect(ready)
+            p.step, p.index = "tare", p.index + 1
         elif p.step == "rest":
-            if self.hands:
-                self.hands.nudge()
-            new, drift, issues = rest_check(p.offsets, p.cpg, self._collect(), p.masses["small"])
+            ready = self.hands.nudge() if self.hands else None
+            new, drift, issues = rest_check(p.offsets, p.cpg, self._collect(ready), p.masses["small"])
             self._report("rest", issues)
             p.messages.append(f"back at rest: {drift:+.2f} g from the first empty reading")
             p.result = Calibration(tuple(new), p.cpg, dict(p.masses))
@@ -355,8 +377,9 @@ class CalibrationWizard:
             return (f"2/4 Scales: put the {p.weight_g:g} g weight right over cell {p.index} of {self.n} "
                     f"(x={c.x_mm:.0f} mm, y={c.y_mm:.0f} mm), hands off, then read.")
         if p.step == "tare":
-            return (f"3/4 Pawns: take everything off the disc (it is read empty before the "
-                    f"{SIZES[p.index]} pawn), then read.")
+            which = (f"before the {SIZES[p.index]} pawn" if p.index < len(SIZES)
+                     else f"once more after the {SIZES[-1]} pawn")
+            return f"3/4 Pawns: take everything off the disc (it is read empty {which}), then read."
         if p.step == "pawn":
             return f"3/4 Pawns: put one {SIZES[p.index]} pawn near the centre of the disc, then read."
         if p.step == "rest":

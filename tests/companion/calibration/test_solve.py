@@ -142,3 +142,17 @@ def test_saturated_or_stuck_empty_disc() -> None:
     offsets, issues = offsets_from(summarise(rows, 4))
     assert [(i.cell, "full scale" in i.message or "same value" in i.message) for i in issues] == [
         (0, True), (2, True)]
+
+
+def test_a_pawn_weighed_between_two_empty_readings_cancels_a_drift() -> None:
+    # every cell drifts 0.1 g (about a minute of a warming cell) from the tare before to the one after
+    drift = 0.1
+    before = window([], noise_g=0.0)
+    pawns = {size: window([(g, 0.0, 0.0), (drift / 2 * 4, 0.0, 0.0)], noise_g=0.0)
+             for size, g in (("small", 2.0), ("medium", 4.5), ("large", 8.0))}
+    after = window([(drift * 4, 0.0, 0.0)], noise_g=0.0)
+    tares = dict.fromkeys(pawns, before)
+    one_sided, _ = pawn_masses_from(OFFSETS, CPG, pawns, tares)
+    assert one_sided["small"] == pytest.approx(2.0 + 2 * drift, abs=0.01)  # half the drift, 4 cells
+    between, _ = pawn_masses_from(OFFSETS, CPG, pawns, tares, dict.fromkeys(pawns, after))
+    assert between == pytest.approx({"small": 2.0, "medium": 4.5, "large": 8.0}, abs=0.01)

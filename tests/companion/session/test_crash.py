@@ -14,6 +14,7 @@ import importlib.util
 import json
 import os
 import random
+import select
 import signal
 import time
 from pathlib import Path
@@ -38,12 +39,32 @@ def _load_child():
     return module
 
 
+def _read_lines(fd: int, data: bytearray, lines: int, timeout_s: float = 60.0) -> None:
+    """Read from ``fd`` into ``data`` until it holds ``lines`` complete lines (or the child ended).
+
+    ``timeout_s`` only bounds a child that hangs; a busy machine just makes this wait longer.
+    """
+    end = time.monotonic() + timeout_s
+    while data.count(b"\n") < lines:
+        left = end - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            got = data.count(b"\n")
+            raise AssertionError(f"the child printed {got} of {lines} lines in {timeout_s:g} s")
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return
+        data += chunk
+
+
 def _run_and_kill(child, data_dir: Path, seed: int, rng: random.Random) -> list[list[str]]:
     """Fork a child playing through the store, SIGKILL it at a random moment, return its complete lines.
 
     The child is a forked copy of this process (own pid, own SQLite connection opened after the
     fork), so no interpreter start-up is paid per kill. One kill in five lands at a random time
-    from the fork (open, check, resume); the others at a random delay after the store is open.
+    from the fork (open, check, resume); the others once the store is open and the child has
+    printed 2-10 more lines (a resumption, acknowledgements), after a further random delay. The
+    progress is counted in the child's own lines, not in wall time, so a busy machine that slows
+    the child down does not make the kills land before it has done anything.
     """
     r, w = os.pipe()
     pid = os.fork()
@@ -54,20 +75,22 @@ def _run_and_kill(child, data_dir: Path, seed: int, rng: random.Random) -> list[
         finally:
             os._exit(3)
     os.close(w)
-    reader = os.fdopen(r, "rb")
-    first = b""
-    if rng.random() < 0.2:
-        time.sleep(rng.uniform(0.0, 0.08))
-    else:
-        first = reader.readline()  # "OPEN <status>": the store is open
-        time.sleep(rng.uniform(0.0, 0.2))
-    os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    out = reader.read()
-    reader.close()
+    data = bytearray()
+    try:
+        if rng.random() < 0.2:
+            time.sleep(rng.uniform(0.0, 0.08))
+        else:
+            _read_lines(r, data, 1 + rng.randint(2, 10))  # "OPEN <status>", then 2-10 more
+            time.sleep(rng.uniform(0.0, 0.2))
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+    while chunk := os.read(r, 65536):
+        data += chunk
+    os.close(r)
     if not (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL):
-        raise AssertionError(f"child ended by itself (status {status}): {(first + out).decode()[-2000:]}")
-    pieces = (first + out).decode().split("\n")
+        raise AssertionError(f"child ended by itself (status {status}): {data.decode()[-2000:]}")
+    pieces = data.decode().split("\n")
     return [p.split() for p in pieces[:-1]]  # the last piece is cut by the kill (or empty)
 
 
