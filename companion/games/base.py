@@ -6,6 +6,7 @@ immutable values; :meth:`GameRules.apply` returns a new state or raises :class:`
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -16,6 +17,11 @@ class ActionFormatError(ValueError):
 
 class StateFormatError(ValueError):
     """A state's JSON form is malformed; names the field."""
+
+
+class OptionError(ValueError):
+    """A setup option is unknown or has a value not among its choices; the message names it (a game
+    raises it again as :class:`IllegalAction` with its own rule id)."""
 
 
 class IllegalAction(Exception):
@@ -85,6 +91,25 @@ class SetupSpec:
     def to_json(self) -> dict[str, Any]:
         return {"min_players": self.min_players, "max_players": self.max_players,
                 "options": [o.to_json() for o in self.options]}
+
+    def resolve_options(self, given: Iterable[tuple[str, Any]], free: Collection[str] = ()) -> dict[str, Any]:
+        """Every option's value: the defaults, replaced by the ``given`` (name, value) pairs.
+
+        Raises :class:`OptionError` for an unknown name, or a value that is not one of the option's
+        choices or not of its default's type (``true`` for 1, ``4.0`` for 4); options named in ``free``
+        take any value (the game checks them itself).
+        """
+        by_name = {o.name: o for o in self.options}
+        opts = {o.name: o.default for o in self.options}
+        for key, value in given:
+            o = by_name.get(key)
+            if o is None:
+                raise OptionError(f"unknown option {key!r} (options: {', '.join(by_name)})")
+            if key not in free and (type(value) is not type(o.default) or value not in o.choices):
+                shown = ", ".join(str(c) for c in o.choices)
+                raise OptionError(f"option {key} must be one of {shown}, got {value!r}")
+            opts[key] = value
+        return opts
 
 
 @dataclass(frozen=True)

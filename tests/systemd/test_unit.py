@@ -1,4 +1,5 @@
-"""The systemd unit: `systemd-analyze verify` passes, security exposure <= 4.0, key settings present."""
+"""The systemd units (the companion, the venue hub): `systemd-analyze verify` passes, security exposure
+<= 4.0, key settings present."""
 
 from __future__ import annotations
 
@@ -12,15 +13,18 @@ import pytest
 
 SYSTEMD = Path(__file__).parents[2] / "systemd"
 UNIT = SYSTEMD / "dingo-companion.service"
+HUB_UNIT = SYSTEMD / "dingo-hub.service"
+UNITS = pytest.mark.parametrize("unit", [UNIT, HUB_UNIT], ids=lambda u: u.name)
+PROGRAM = "/opt/dingo-companion/venv/bin/dingo-companion"
 ANALYZE = shutil.which("systemd-analyze")
 needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
 
 
-def unit_settings() -> dict[str, dict[str, list[str]]]:
+def unit_settings(unit: Path = UNIT) -> dict[str, dict[str, list[str]]]:
     """The unit as {section: {key: [values in order]}} (keys may repeat)."""
     sections: dict[str, dict[str, list[str]]] = {}
     current: dict[str, list[str]] = {}
-    for raw in UNIT.read_text(encoding="utf-8").splitlines():
+    for raw in unit.read_text(encoding="utf-8").splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -32,31 +36,35 @@ def unit_settings() -> dict[str, dict[str, list[str]]]:
     return sections
 
 
-def runnable_copy(tmp_path: Path) -> Path:
+def runnable_copy(tmp_path: Path, unit: Path = UNIT) -> Path:
     """The unit with ExecStart pointing at a program that exists here (verify checks it)."""
     program = tmp_path / "dingo-companion"
     program.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
     program.chmod(0o755)
-    text = UNIT.read_text(encoding="utf-8")
-    assert "ExecStart=/opt/dingo-companion/venv/bin/dingo-companion run" in text
-    copy = tmp_path / "dingo-companion.service"
-    text = text.replace("/opt/dingo-companion/venv/bin/dingo-companion", str(program))
+    text = unit.read_text(encoding="utf-8")
+    command = "run" if unit == UNIT else "hub $DINGO_HUB_ARGS"
+    assert f"ExecStart={PROGRAM} {command}\n" in text
+    copy = tmp_path / unit.name
+    text = text.replace(PROGRAM, str(program))
     copy.write_text(text, encoding="utf-8")
     return copy
 
 
 @needs_analyze
-def test_systemd_analyze_verify_passes(tmp_path: Path) -> None:
-    result = subprocess.run([ANALYZE, "verify", str(runnable_copy(tmp_path))],
+@UNITS
+def test_systemd_analyze_verify_passes(tmp_path: Path, unit: Path) -> None:
+    result = subprocess.run([ANALYZE, "verify", str(runnable_copy(tmp_path, unit))],
                             capture_output=True, text=True, timeout=60)
-    problems = [line for line in result.stderr.splitlines() if "dingo-companion.service" in line]
+    problems = [line for line in result.stderr.splitlines() if unit.name in line]
     assert result.returncode == 0 and not problems, result.stderr
 
 
 @needs_analyze
-def test_security_exposure_is_at_most_4(tmp_path: Path) -> None:
+@UNITS
+def test_security_exposure_is_at_most_4(tmp_path: Path, unit: Path) -> None:
     result = subprocess.run(
-        [ANALYZE, "security", "--offline=true", "--threshold=40", "--no-pager", str(runnable_copy(tmp_path))],
+        [ANALYZE, "security", "--offline=true", "--threshold=40", "--no-pager",
+         str(runnable_copy(tmp_path, unit))],
         capture_output=True, text=True, timeout=60,
     )
     match = re.search(r"Overall exposure level for \S+: (\d+\.\d)", result.stdout)
@@ -108,9 +116,42 @@ def test_own_user_and_only_the_devices_it_needs() -> None:
     assert families == {"AF_UNIX", "AF_INET", "AF_INET6", "AF_NETLINK"}
 
 
-def test_unit_parses_as_ini() -> None:
+@UNITS
+def test_unit_parses_as_ini(unit: Path) -> None:
     parser = configparser.ConfigParser(strict=False, interpolation=None)
     parser.optionxform = str  # type: ignore[assignment,method-assign]
-    parser.read_string(UNIT.read_text(encoding="utf-8"))
+    parser.read_string(unit.read_text(encoding="utf-8"))
     assert parser.sections() == ["Unit", "Service", "Install"]
     assert parser["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_the_hub_runs_as_the_service_user_with_its_settings_file_and_no_device() -> None:
+    unit = unit_settings(HUB_UNIT)
+    service = unit["Service"]
+    assert service["User"] == ["dingo"] and service["Group"] == ["dingo"]
+    # the store under the state directory: <data dir>/hub/hub.db, as `hub` finds it ($STATE_DIRECTORY)
+    assert service["StateDirectory"] == ["dingo-companion"]
+    assert service["EnvironmentFile"] == ["/etc/dingo-companion/hub.env"]
+    assert service["Restart"] == ["always"] and service["RestartSec"] == ["5s"]
+    assert unit["Unit"]["StartLimitIntervalSec"] == ["0"]
+    assert service["RestartPreventExitStatus"] == ["2"]  # options the hub refuses are not retried
+    assert service["ProtectSystem"] == ["strict"] and service["ProtectHome"] == ["yes"]
+    assert service["NoNewPrivileges"] == ["yes"] and service["CapabilityBoundingSet"] == [""]
+    assert service["PrivateDevices"] == ["yes"] and service["DevicePolicy"] == ["closed"]
+    assert "DeviceAllow" not in service and "ReadWritePaths" not in service
+    assert set(service["RestrictAddressFamilies"][0].split()) == {"AF_UNIX", "AF_INET", "AF_INET6"}
+
+
+def test_the_example_hub_settings_are_options_the_hub_accepts() -> None:
+    """systemd splits $DINGO_HUB_ARGS at white space; the real `hub` parser takes the words."""
+    from companion.cli import build_parser
+
+    settings = {}
+    for raw in (SYSTEMD / "hub.env.example").read_text(encoding="utf-8").splitlines():
+        if raw.strip() and not raw.startswith("#"):
+            key, _, value = raw.partition("=")
+            settings[key] = value
+    assert set(settings) == {"DINGO_HUB_ARGS", "DINGO_BROKER_PASSWORD"}
+    args = build_parser("hub").parse_args(["hub", *settings["DINGO_HUB_ARGS"].split()])
+    assert args.broker == "broker.local" and args.venue == "club-north" and args.username == "hub"
+    assert args.password is None  # the password comes from the environment, not the command line

@@ -17,17 +17,10 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is absent (apt-get install chromium)"),
-]
+pytestmark = pytest.mark.browser  # skipped where Chromium is absent (conftest.py)
 
 
 def launch(tmp_path: Path, port: str, log: Path) -> subprocess.Popen:
@@ -73,16 +66,6 @@ def companion(tmp_path):
         proc.kill()
         proc.wait()
     assert "Traceback" not in log.read_text(), log.read_text()
-
-
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def state(page) -> dict:

@@ -10,10 +10,8 @@ the winner, undoes; then starts a Dingo Disc game, whose page is as it has alway
 from __future__ import annotations
 
 import importlib.util
-import os
 import random
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -24,17 +22,10 @@ from companion.table.game import ModuleGame
 from web.app import create_app
 from web.security import Guard
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
 PIN = "2468"
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is absent (apt-get install chromium)"),
-]
+pytestmark = pytest.mark.browser  # skipped where Chromium is absent (conftest.py)
 
 VIEW = """
 window.DingoViews = window.DingoViews || {};
@@ -68,45 +59,25 @@ def _tiny():
 
 
 @pytest.fixture
-def table(tmp_path):
-    from werkzeug.serving import make_server
-
+def table(tmp_path, serve):
     views = tmp_path / "views"
     views.mkdir()
     (views / "tiny-race.js").write_text(VIEW)
     controller = TableController(ModuleGame({**GAMES, "tiny-race": _tiny().TinyRace()}), rng=random.Random(3))
     app = create_app(controller, secret_key=b"g" * 32, guard=Guard(pin=PIN, allowed_hosts={"127.0.0.1"}),
                      heartbeat_s=0.5, view_dirs=[views])
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/", controller
+    yield serve(app), controller
     controller.close()
-    server.shutdown()
 
 
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-def test_the_start_screen_chooses_the_game_and_its_buttons_play_it(table, browser):
+def test_the_start_screen_chooses_the_game_and_its_buttons_play_it(table, browser, log_in_as_host):
     from playwright.sync_api import expect
 
     url, controller = table
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
-    expect(page.locator("#conn")).to_have_text("live")
-    page.fill("#pin", PIN)
-    page.click("#login button")
-    expect(page.locator("#who")).to_have_text("host")
+    log_in_as_host(page, url, PIN)
 
     # the start screen: every registered game, the Disc first (its fields as always)
     page.click("#actions button")

@@ -8,18 +8,13 @@ legal ones, one way to roll, the dice of this turn only, the end screen, offline
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
 
-from web.screens import ARGS, CHROMIUM, SIZES, Table, login, measure
+from web.screens import SIZES, Table, login, measure
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is absent (apt-get install chromium)"),
-]
+pytestmark = pytest.mark.browser  # skipped where Chromium is absent (conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -31,20 +26,17 @@ def table(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def pages(table):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        out, errors = {}, []
-        for size, (w, h) in SIZES.items():
-            page = browser.new_context(viewport={"width": w, "height": h}).new_page()
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            login(page, table)
-            out[size] = page
-        yield out
-        browser.close()
-        assert not errors, errors
+def pages(table, module_browser):
+    out, errors = {}, []
+    for size, (w, h) in SIZES.items():
+        page = module_browser.new_context(viewport={"width": w, "height": h}).new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        login(page, table)
+        out[size] = page
+    yield out
+    for page in out.values():
+        page.context.close()
+    assert not errors, errors
 
 
 def wait_for(check, timeout: float = 15.0, what: str = "condition"):

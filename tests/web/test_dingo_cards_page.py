@@ -8,9 +8,7 @@ without the PIN sees the game but no entry buttons.
 
 from __future__ import annotations
 
-import os
 import random
-import threading
 from pathlib import Path
 
 import pytest
@@ -21,56 +19,29 @@ from companion.table.game import ModuleGame
 from web.app import create_app
 from web.security import Guard
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
 PIN = "2468"
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is absent (apt-get install chromium)"),
-]
+pytestmark = pytest.mark.browser  # skipped where Chromium is absent (conftest.py)
 
 
 @pytest.fixture
-def table():
-    from werkzeug.serving import make_server
-
+def table(serve):
     controller = TableController(ModuleGame(dict(GAMES)), rng=random.Random(1))
     app = create_app(controller, secret_key=b"c" * 32, guard=Guard(pin=PIN, allowed_hosts={"127.0.0.1"}),
                      heartbeat_s=0.5)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/", controller
+    yield serve(app), controller
     controller.close()
-    server.shutdown()
 
 
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-def test_the_host_plays_the_card_game_with_the_views_buttons(table, browser):
+def test_the_host_plays_the_card_game_with_the_views_buttons(table, browser, log_in_as_host):
     from playwright.sync_api import expect
 
     url, controller = table
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
-    expect(page.locator("#conn")).to_have_text("live")
-    page.fill("#pin", PIN)
-    page.click("#login button")
-    expect(page.locator("#who")).to_have_text("host")
+    log_in_as_host(page, url, PIN)
     page.click("#actions button")
     page.click("#setup-games button:has-text('Dingo card game')")
     for i, name in enumerate(("Ana", "Ben", "Cleo", "Dev")):

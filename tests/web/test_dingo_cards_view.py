@@ -9,25 +9,17 @@ back to the core, which applies it, and the view is drawn again. Screenshots go 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from companion.games.dingo_cards import DingoCardsRules, Discard, Pass, Play
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 RULES = DingoCardsRules()
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is absent (apt-get install chromium)"),
-]
+pytestmark = pytest.mark.browser  # skipped where Chromium is absent (conftest.py)
 
 
 def view_json(state) -> dict:
@@ -43,20 +35,15 @@ def view_json(state) -> dict:
 
 
 @pytest.fixture
-def page():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        pg = browser.new_page(viewport={"width": 390, "height": 844})
-        css = (ROOT / "web/static/games/dingo-cards.css").read_text()
-        js = (ROOT / "web/static/games/dingo-cards.js").read_text()
-        pg.set_content(f"<!doctype html><html><head><meta charset='utf-8'><style>{css}</style></head>"
-                       "<body style='margin:0;padding:6px'><div id='view'></div>"
-                       f"<script>{js}</script></body></html>")
-        pg.evaluate("window.sent = []")
-        yield pg
-        browser.close()
+def page(browser):
+    pg = browser.new_page(viewport={"width": 390, "height": 844})
+    css = (ROOT / "web/static/games/dingo-cards.css").read_text()
+    js = (ROOT / "web/static/games/dingo-cards.js").read_text()
+    pg.set_content(f"<!doctype html><html><head><meta charset='utf-8'><style>{css}</style></head>"
+                   "<body style='margin:0;padding:6px'><div id='view'></div>"
+                   f"<script>{js}</script></body></html>")
+    pg.evaluate("window.sent = []")
+    return pg
 
 
 def show(page, state) -> None:

@@ -12,18 +12,11 @@ import pytest
 from companion.games.dodos import DodosRules
 from companion.games.dodos.actions import ChallengerCard, Reveal
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "web" / "static" / "games"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 RULES = DodosRules()
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is absent (apt-get install chromium)"),
-]
+pytestmark = pytest.mark.browser  # skipped where Chromium is absent (conftest.py)
 
 
 def api_json(state) -> dict:
@@ -44,20 +37,15 @@ window.show = (s) => window.DingoViews["dodos-riding-dinos"].render(s, document.
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    with sync_playwright() as p:
-        b = p.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=ARGS,
-                                                 viewport={"width": 390, "height": 844})
-        yield b
-        b.close()
+def phone(module_browser):
+    context = module_browser.new_context(viewport={"width": 390, "height": 844})
+    yield context
+    context.close()
 
 
 @pytest.fixture
-def page(browser):
-    pg = browser.new_page()
+def page(phone):
+    pg = phone.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

@@ -8,7 +8,6 @@ the hint is drawn, and everything fits a 390 px wide screen.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -16,18 +15,11 @@ import pytest
 from companion.games.pinuid_dobbal import PinuidDobbalRules, Roll, apply
 from companion.games.pinuid_dobbal.state import Options, State
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "web" / "static" / "games"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 RULES = PinuidDobbalRules()
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is absent (apt-get install chromium)"),
-]
+pytestmark = pytest.mark.browser  # skipped where Chromium is absent (conftest.py)
 
 
 def view_state(s) -> dict:
@@ -46,17 +38,13 @@ def start():
 
 
 @pytest.fixture(scope="module")
-def page():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)  # a fresh profile each launch
-        pg = browser.new_page(viewport={"width": 390, "height": 844})
-        pg.set_content("<!doctype html><html><body style='margin:0'><div id='app'></div></body></html>")
-        pg.add_style_tag(path=str(STATIC / "pinuid-dobbal.css"))
-        pg.add_script_tag(path=str(STATIC / "pinuid-dobbal.js"))
-        yield pg
-        browser.close()
+def page(module_browser):
+    pg = module_browser.new_page(viewport={"width": 390, "height": 844})
+    pg.set_content("<!doctype html><html><body style='margin:0'><div id='app'></div></body></html>")
+    pg.add_style_tag(path=str(STATIC / "pinuid-dobbal.css"))
+    pg.add_script_tag(path=str(STATIC / "pinuid-dobbal.js"))
+    yield pg
+    pg.context.close()
 
 
 def show(page, s, hint=None):

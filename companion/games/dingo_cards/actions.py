@@ -6,27 +6,50 @@ each face-down pass (no card: nobody sees it), each card played in a hunt, each 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar
 
+from companion.games.actionjson import KINDS as BASIC_KINDS
+from companion.games.actionjson import ActionTypes, Field, JsonAction, Kind, Schema
 from companion.games.base import ActionFormatError
 from companion.games.dingo_cards.cards import ALL_CARDS
 
 
+def _seat(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ActionFormatError(f"{where} must be a whole number (a seat 0..3), got {value!r}")
+    return value
+
+
+def _card(value: Any, where: str) -> str:
+    if not isinstance(value, str) or value not in ALL_CARDS:
+        raise ActionFormatError(f"{where} must be a card like 'H7', 'C10', 'SQ' or 'DA', got {value!r}")
+    return value
+
+
+def _cards(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise ActionFormatError(f"{where} must be a non-empty list of cards, got {value!r}")
+    return tuple(_card(c, f"{where}[{i}]") for i, c in enumerate(value))
+
+
+KINDS: Mapping[str, Kind] = MappingProxyType({
+    **BASIC_KINDS, "seat": Kind(_seat), "card": Kind(_card), "cards": Kind(_cards, list)})
+"""The field kinds of the card game's actions: the basic ones, a seat, a card and a list of cards."""
+
+SEAT = Field("seat", required=True)
+
+
 @dataclass(frozen=True)
-class Action:
-    """Base of every action; ``type`` is the JSON tag. Seats are 0..3, clockwise."""
+class Action(JsonAction):
+    """Base of every action; ``type`` is the JSON tag, ``schema`` the field specs. Seats are 0..3,
+    clockwise."""
 
     type: ClassVar[str] = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            out[name] = list(value) if isinstance(value, tuple) and name != "options" else value
-        if "options" in out:
-            out["options"] = dict(self.options)  # type: ignore[attr-defined]
-        return out
+    schema: ClassVar[Schema] = {}
+    kinds: ClassVar[Mapping[str, Kind]] = KINDS
 
 
 @dataclass(frozen=True)
@@ -34,6 +57,8 @@ class NewGame(Action):
     """Start a game: four player names in clockwise seat order and the rule options."""
 
     type: ClassVar[str] = "new_game"
+    schema: ClassVar[Schema] = {
+        "players": Field("names", required=True), "game": Field("str"), "options": Field("options")}
     players: tuple[str, ...] = ()
     game: str = "dingo-cards"
     options: tuple[tuple[str, Any], ...] = field(default=())
@@ -44,6 +69,7 @@ class FirstDealer(Action):
     """The first dealer, chosen at the table by any means (rock-paper-scissors...)."""
 
     type: ClassVar[str] = "first_dealer"
+    schema: ClassVar[Schema] = {"seat": SEAT}
     seat: int = 0
 
 
@@ -52,6 +78,7 @@ class Deal(Action):
     """The dealer laid out the diamond stack and dealt the other 40 cards, 10 each."""
 
     type: ClassVar[str] = "deal"
+    schema: ClassVar[Schema] = {"seat": SEAT}
     seat: int = 0
 
 
@@ -60,6 +87,7 @@ class FourAces(Action):
     """A player holding all four aces shows them: 19 points, the aces to their points pile."""
 
     type: ClassVar[str] = "four_aces"
+    schema: ClassVar[Schema] = {"seat": SEAT}
     seat: int = 0
 
 
@@ -68,6 +96,7 @@ class Discard(Action):
     """A player discarded ``card`` face up (never an ace)."""
 
     type: ClassVar[str] = "discard"
+    schema: ClassVar[Schema] = {"seat": SEAT, "card": Field("card", required=True)}
     seat: int = 0
     card: str = "H2"
 
@@ -77,6 +106,7 @@ class Exchange(Action):
     """A player gave one card face down to the player the exchange names (the card stays hidden)."""
 
     type: ClassVar[str] = "exchange"
+    schema: ClassVar[Schema] = {"seat": SEAT}
     seat: int = 0
 
 
@@ -85,6 +115,7 @@ class Play(Action):
     """A player played ``cards`` in the current hunt, in this order (one card, or several)."""
 
     type: ClassVar[str] = "play"
+    schema: ClassVar[Schema] = {"seat": SEAT, "cards": Field("cards", required=True)}
     seat: int = 0
     cards: tuple[str, ...] = ()
 
@@ -94,6 +125,7 @@ class Pass(Action):
     """A player whose turn it is in a hunt plays nothing."""
 
     type: ClassVar[str] = "pass"
+    schema: ClassVar[Schema] = {"seat": SEAT}
     seat: int = 0
 
 
@@ -102,6 +134,7 @@ class NoHeart(Action):
     """The hunted heart was discarded: nobody plays, the dealer discards the stack's top card."""
 
     type: ClassVar[str] = "no_heart"
+    schema: ClassVar[Schema] = {"seat": SEAT}
     seat: int = 0
 
 
@@ -110,6 +143,7 @@ class ShowDiamondAce(Action):
     """The holder of the unplayed diamond ace shows it: a penalty of 3 for them."""
 
     type: ClassVar[str] = "show_diamond_ace"
+    schema: ClassVar[Schema] = {"seat": SEAT}
     seat: int = 0
 
 
@@ -117,52 +151,10 @@ ACTION_TYPES: dict[str, type[Action]] = {cls.type: cls for cls in (
     NewGame, FirstDealer, Deal, FourAces, Discard, Exchange, Play, Pass, NoHeart, ShowDiamondAce)}
 
 
-def _int(data: dict[str, Any], key: str, kind: str) -> int:
-    if key not in data:
-        raise ActionFormatError(f"{kind}: missing field {key!r}")
-    value = data[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ActionFormatError(f"{kind}.{key} must be a whole number (a seat 0..3), got {value!r}")
-    return value
-
-
-def _card(value: Any, where: str) -> str:
-    if not isinstance(value, str) or value not in ALL_CARDS:
-        raise ActionFormatError(f"{where} must be a card like 'H7', 'C10', 'SQ' or 'DA', got {value!r}")
-    return value
+ACTIONS = ActionTypes(ACTION_TYPES.values())
+"""The parser of the card game's actions' JSON objects."""
 
 
 def action_from_json(data: Any) -> Action:
     """Build a typed action from its JSON object; raise ActionFormatError naming the bad field."""
-    if not isinstance(data, dict):
-        raise ActionFormatError(f"an action must be a JSON object, got {data!r}")
-    kind = data.get("type")
-    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise ActionFormatError(f"unknown action type {kind!r}; known: {', '.join(ACTION_TYPES)}")
-    allowed = {"type", *cls.__dataclass_fields__}
-    extra = sorted(set(data) - allowed)
-    if extra:
-        raise ActionFormatError(f"{kind}: unknown field {extra[0]!r}")
-    if cls is NewGame:
-        players = data.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise ActionFormatError(f"new_game.players must be a list of names, got {players!r}")
-        game = data.get("game", "dingo-cards")
-        if not isinstance(game, str):
-            raise ActionFormatError(f"new_game.game must be a string, got {game!r}")
-        options = data.get("options", {})
-        if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
-            raise ActionFormatError(f"new_game.options must be an object, got {options!r}")
-        return NewGame(players=tuple(players), game=game, options=tuple(sorted(options.items())))
-    seat = _int(data, "seat", kind)
-    if cls is Discard:
-        if "card" not in data:
-            raise ActionFormatError("discard: missing field 'card'")
-        return Discard(seat=seat, card=_card(data["card"], "discard.card"))
-    if cls is Play:
-        cards = data.get("cards")
-        if not isinstance(cards, list) or not cards:
-            raise ActionFormatError(f"play.cards must be a non-empty list of cards, got {cards!r}")
-        return Play(seat=seat, cards=tuple(_card(c, f"play.cards[{i}]") for i, c in enumerate(cards)))
-    return cls(seat=seat)  # type: ignore[call-arg]
+    return ACTIONS.from_json(data)

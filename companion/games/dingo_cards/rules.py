@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, OptionError
 from companion.games.dingo_cards import hunts
 from companion.games.dingo_cards.actions import (
     Action,
@@ -25,7 +25,7 @@ from companion.games.dingo_cards.actions import (
     ShowDiamondAce,
 )
 from companion.games.dingo_cards.cards import ACES, ALL_CARDS, STACK, card_name, rank
-from companion.games.dingo_cards.options import DEFAULTS, OPTION_BY_NAME, PLAYERS
+from companion.games.dingo_cards.options import PLAYERS, SETUP_SPEC
 from companion.games.dingo_cards.state import State
 
 EXCHANGES = {1: "left", 2: "opposite", 3: "right"}
@@ -48,15 +48,10 @@ def initial_state(setup: NewGame) -> State:
         illegal(setup, "four-players", f"the Dingo card game is for exactly 4 players, got {len(names)}")
     if any(not n for n in names) or len(set(names)) != len(names):
         illegal(setup, "setup", "player names must be non-empty and distinct")
-    opts = dict(DEFAULTS)
-    for key, value in setup.options:
-        spec = OPTION_BY_NAME.get(key)
-        if spec is None:
-            illegal(setup, "setup-option", f"unknown option {key!r} (options: {', '.join(DEFAULTS)})")
-        if type(value) is not type(spec.default) or value not in spec.choices:
-            allowed = ", ".join(str(c) for c in spec.choices)
-            illegal(setup, "setup-option", f"option {key} must be one of {allowed}, got {value!r}")
-        opts[key] = value
+    try:
+        opts = SETUP_SPEC.resolve_options(setup.options)
+    except OptionError as err:
+        raise IllegalAction(setup, "setup-option", str(err)) from None
     return State(names=names, options=tuple(sorted(opts.items())))
 
 

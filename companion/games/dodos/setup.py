@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import IllegalAction, SetupOption, SetupSpec
+from companion.games.base import IllegalAction, OptionError, SetupOption, SetupSpec
 from companion.games.dodos.actions import NewGame
 from companion.games.dodos.tracks import MAPS, TRACKS
 
@@ -62,7 +62,7 @@ def setup_spec() -> SetupSpec:
     ))
 
 
-OPTIONS = {o.name: o for o in setup_spec().options}
+SETUP_SPEC = setup_spec()
 
 
 def _illegal(a: Any, rule: str, reason: str) -> IllegalAction:
@@ -86,18 +86,12 @@ def parse_modifiers(a: NewGame, value: Any, count: int) -> list[list[int]]:
 
 
 def resolve_options(a: NewGame) -> dict[str, Any]:
-    """Defaults filled in, every option checked (unknown name or bad value names it)."""
-    opts = {name: o.default for name, o in OPTIONS.items()}
-    for key, value in a.options:
-        o = OPTIONS.get(key)
-        if o is None:
-            raise _illegal(a, "setup", f"unknown option {key!r} (options: {', '.join(OPTIONS)})")
-        if key != "challenger_modifiers" and (value not in o.choices or isinstance(value, bool)
-                                              != isinstance(o.default, bool)):
-            shown = ", ".join(str(c) for c in o.choices)
-            raise _illegal(a, "setup", f"option {key} must be one of {shown}, got {value!r}")
-        opts[key] = value
-    return opts
+    """Defaults filled in, every option checked (unknown name or bad value names it; the modifiers are
+    checked by :func:`parse_modifiers`)."""
+    try:
+        return SETUP_SPEC.resolve_options(a.options, free=("challenger_modifiers",))
+    except OptionError as err:
+        raise _illegal(a, "setup", str(err)) from None
 
 
 def required_challengers(players: int) -> int:
