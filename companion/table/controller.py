@@ -31,7 +31,7 @@ from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_eve
 from companion.table.reconcile import Deferred, clear_disc_card, difference, disc_empty, reconcile_card
 from companion.table.resume import ResumeMixin
 from companion.table.simcontrol import SimControl, SimError
-from companion.table.summary import per_player
+from companion.table.summary import log_span, per_player
 from companion.textcheck import check_players
 
 log = logging.getLogger(__name__)
@@ -582,10 +582,14 @@ class TableController(ResumeMixin, ButtonsMixin):
         if state.get("phase") != "over":
             self._ended_at = None
             return
-        if self._ended_at is None:
-            self._ended_at = round(self._clock(), 3)
+        sid = self._session_id
         ranking, outcome = finish_record(state)
         self._end_session(ranking=ranking, outcome=outcome)
+        span = log_span(self._store, sid)  # the whole game, from the log: a restart does not shorten it
+        if span is not None:
+            self._started_at, self._ended_at = round(span[0], 3), round(span[1], 3)
+        elif self._ended_at is None:
+            self._ended_at = round(self._clock(), 3)
 
     def _end_session(self, *, abandon: bool = False, ranking: list | None = None,
                      outcome: dict | None = None) -> None:

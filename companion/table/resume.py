@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.table.errors import RequestError
+from companion.table.summary import log_span
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,8 @@ class ResumeMixin:
     _session_id: int | None
     _log_closed: bool
     _tipping: bool
+    _started_at: float | None
+    _ended_at: float | None
     _status: dict[str, str]
     _feed_add: Callable[[dict, str], dict]
     _changed: Callable[[list[dict]], dict]
@@ -68,6 +71,9 @@ class ResumeMixin:
             self._match = match
             self._session_id = sid
             self._log_closed = False
+            span = log_span(self._store, sid)  # the game's length counts from its first logged action
+            self._started_at = round(span[0], 3) if span is not None else getattr(info, "started_at", None)
+            self._ended_at = None
             when = started_text(getattr(info, "started_at", None))
             names = ", ".join(str(p.get("name", "?")) for p in getattr(info, "players", None) or []
                               if isinstance(p, dict))
