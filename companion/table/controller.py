@@ -21,7 +21,9 @@ from typing import Any
 __all__ = ["PANEL_BUTTONS", "RequestError", "TableController"]
 
 from companion.table.actors import actor_by, actor_for
+from companion.table.autoplay import ComputerSeatsMixin, computer_seats, thread_runner
 from companion.table.buttons import PANEL_BUTTONS, ButtonsMixin
+from companion.table.computer import THINK_S
 from companion.table.corrections import alternatives
 from companion.table.errors import RequestError
 from companion.table.game import IllegalMove, track_tip
@@ -47,7 +49,7 @@ DEFERRABLE = ("placed", "fell", "removed")
 """Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
 
 
-class TableController(ResumeMixin, ButtonsMixin):
+class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin):
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
 
     def __init__(
@@ -64,8 +66,13 @@ class TableController(ResumeMixin, ButtonsMixin):
         live_interval_s: float = 0.1,
         mode: str = "sim",
         fault_clear_s: float = FAULT_CLEAR_S,
+        computer_runner: Callable[[Callable[[], None]], None] | None = None,
+        computer_think_s: float = THINK_S,
     ) -> None:
-        """Wire a controller around a game adapter; every other part is optional."""
+        """Wire a controller around a game adapter; every other part is optional.
+
+        ``computer_runner`` runs a computer seat's decision (default: on its own thread);
+        ``computer_think_s``: its search's thinking time."""
         self._game = game
         self._store = store
         self._header = header
@@ -97,6 +104,9 @@ class TableController(ResumeMixin, ButtonsMixin):
         self._waiting_setup: dict | None = None  # a new game waiting for the disc to be cleared
         self._started_at: float | None = None
         self._ended_at: float | None = None
+        self._computer_runner = computer_runner or thread_runner
+        self._computer_think_s = computer_think_s
+        self._computer_reset()
         if store is None:
             self._status["log"] = "no session log: this game is not being saved"
 
@@ -131,6 +141,7 @@ class TableController(ResumeMixin, ButtonsMixin):
                 "layout": self._layout_json(),
                 "session_id": self._session_id if self._session_id is not None else self._closed_sid,
                 "summary": self._summary(),
+                "computer": self._computer_json(),
             }
 
     def current(self) -> tuple[str, Any, int]:
@@ -236,6 +247,7 @@ class TableController(ResumeMixin, ButtonsMixin):
             self._tipping = False
             self._log_closed = False
             self._closed_sid = None
+            self._computer_reset()
             self._started_at, self._ended_at = round(self._clock(), 3), None
             first = self._game.history_json(match)[0]
             self._session_id = self._start_session(first)
@@ -269,6 +281,8 @@ class TableController(ResumeMixin, ButtonsMixin):
                 raise RequestError(UNDO_AFTER_END, 409)
             undone = self._game.undo(self._match)
             self._ended_at = None
+            if computer_seats(self._match):  # the computer waits: an undo may take its moves back
+                self._thinking, self._computer_paused = None, True
             if self._store is not None and self._session_id is not None:
                 actor = actor_for(actor_by(source), undone, self._game.state_json(self._match))
                 self._log(lambda: self._store.append_action(
@@ -436,6 +450,9 @@ class TableController(ResumeMixin, ButtonsMixin):
         except (ValueError, TypeError, KeyError) as exc:
             raise RequestError(f"bad action: {exc}") from exc
         text = self._describe(applied)
+        if source != "computer":  # someone acted: a computer seat paused by an undo plays on
+            self._computer_paused = False
+            self._status.pop("computer", None)
         if self._store is not None and self._session_id is not None:
             t_ms = next((e["t_ms"] for e in sensed if isinstance(e.get("t_ms"), int)), None)
             actor = actor_for(actor_by(source, by), applied, before)
@@ -527,9 +544,12 @@ class TableController(ResumeMixin, ButtonsMixin):
 
     def _changed(self, entries: list[dict]) -> dict:
         entries = entries + self._retry_deferred()
+        job = self._computer_schedule()
         self._version += 1
         message = self.message(entries)
         self._hub.publish("change", message)
+        if job is not None:
+            self._computer_runner(job)
         self._light.show(self._panel, led_status(message["state"], message["pending"], message["status"]))
         if self._panel is not None:
             _call(self._panel, "show_turn", *turn_light(message["state"]))

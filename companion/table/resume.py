@@ -48,6 +48,7 @@ class ResumeMixin:
     _feed_add: Callable[[dict, str], dict]
     _changed: Callable[[list[dict]], dict]
     _end_session: Callable[..., None]
+    _computer_reset: Callable[[], None]
 
     def resume_unfinished(self) -> int | None:
         """Continue the newest unfinished logged game (after a crash or restart); its id or None.
@@ -71,6 +72,7 @@ class ResumeMixin:
             self._match = match
             self._session_id = sid
             self._log_closed = False
+            self._computer_reset()
             span = log_span(self._store, sid)  # the game's length counts from its first logged action
             self._started_at = round(span[0], 3) if span is not None else getattr(info, "started_at", None)
             self._ended_at = None
@@ -103,6 +105,7 @@ class ResumeMixin:
         sid = self._session_id
         self._end_session(abandon=True)
         self._match = self._game.new_match(None)
+        self._computer_reset()
         self._pending.clear()
         self._tipping = False
         self._log_closed = False
