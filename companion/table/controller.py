@@ -24,13 +24,21 @@ from companion.table.actors import actor_by, actor_for
 from companion.table.autoplay import ComputerSeatsMixin, computer_seats, thread_runner
 from companion.table.buttons import PANEL_BUTTONS, ButtonsMixin
 from companion.table.computer import THINK_S
-from companion.table.corrections import alternatives
+from companion.table.corrections import alternatives, is_legal
 from companion.table.errors import RequestError
 from companion.table.game import IllegalMove, track_tip
 from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
 from companion.table.hub import Hub, Subscription
-from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event
-from companion.table.reconcile import Deferred, clear_disc_card, difference, disc_empty, reconcile_card
+from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event, pawns_text
+from companion.table.reconcile import (
+    Deferred,
+    cancel_kept_placements,
+    clear_disc_card,
+    difference,
+    disc_empty,
+    reconcile_card,
+    refused_falls,
+)
 from companion.table.resume import ResumeMixin
 from companion.table.simcontrol import SimControl, SimError
 from companion.table.summary import log_span, per_player
@@ -471,13 +479,44 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin):
             entry = self._apply_locked(proposal["action"], "sensor", [event])
         except RequestError as exc:
             reason = exc.extra.get("reason", exc.message)
+            if exc.status == 409 and event.get("event") == "fell":
+                return self._refused_fall(proposal["action"], event, reason)
             if exc.status == 409 and event.get("event") in DEFERRABLE:
                 self._deferred.add(proposal["action"], event, reason)
+                self._log_events([event])  # kept in the log too: nothing sensed is lost
                 return self._feed_add({"event": "deferred"}, f"{describe_event(event)}: kept, applied when "
                                       f"the rules allow ({reason})")
+            self._log_events([event])
             return self._feed_add({"event": "ignored"}, f"{describe_event(event)}: not applied ({reason})")
         entry["kind"] = str(event.get("event", "action"))
         return entry
+
+    def _refused_fall(self, action: dict, event: dict, reason: str) -> dict:
+        """A sensed fall the rules refuse: a kept placement whose pawn fell off again cancels out;
+        what is left applies if it can, else it is kept for the reconciliation card (and logged)."""
+        self._log_events([event])
+        left, cancelled = cancel_kept_placements(action.get("pawns") or {}, self._deferred)
+        entry = None
+        if cancelled:
+            gone = {}
+            for item in cancelled:
+                gone[item["action"]["size"]] = gone.get(item["action"]["size"], 0) + 1
+            entry = self._feed_add({"event": "info"}, f"{pawns_text(gone)} put on the disc while the game "
+                                   "could not take it fell off again: nothing to count")
+        if not left:
+            return entry or self._feed_add({"event": "info"}, describe_event(event))
+        rest = {**action, "pawns": left}
+        if cancelled:
+            try:
+                applied = self._apply_locked(rest, "sensor", [event])
+            except RequestError as exc:
+                reason = exc.extra.get("reason", exc.message)
+            else:
+                applied["kind"] = "fell"
+                return applied
+        self._deferred.add(rest, event, reason)
+        return self._feed_add({"event": "deferred"}, f"{describe_event(event)}: the rules refuse it "
+                              f"({reason}); kept until the disc and the game agree")
 
     def _retry_deferred(self) -> list[dict]:
         """Apply the kept sensed actions the rules take now (in the order they were sensed)."""
@@ -530,11 +569,42 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin):
             return self._feed_add({"event": "info"}, "The sensors' count is ignored: the game's stands")
 
         card = reconcile_card(diff, state, self._deferred.items, ignore)
+        refused, tipped, _ = refused_falls(self._deferred.items)
+        if refused:  # the legal falls closest to what the sensors said
+            asked = {"type": "fall", "pawns": refused, "tipped": tipped}
+            def pawns_of(action: dict) -> dict:
+                return {k: v for k, v in (action.get("pawns") or {}).items() if v}
+
+            offered = [pawns_of(c) for c in card["choices"].values() if isinstance(c, dict)]
+            for alt in alternatives(self._match, asked, state, limit=2):
+                if pawns_of(alt["action"]) not in offered:
+                    card["choices"][f"Or: {alt['label']}"] = {**alt["action"], "tipped": tipped}
         for label, choice in list(card["choices"].items()):
             if choice is None:  # the table fixes the disc by hand: ask again later if it still differs
                 card["choices"][label] = self._snoozer()
+            elif isinstance(choice, dict):  # a rules action: only legal ones, applied with what was sensed
+                if not is_legal(self._match, choice):
+                    del card["choices"][label]
+                else:
+                    card["choices"][label] = self._fixer(choice)
         self._pending.add({**card, "resolves": None})
         return [self._feed_add({"event": "prompt"}, card["title"])]
+
+    def _fixer(self, action: dict) -> Callable[[str], dict]:
+        """A card's fix: the action, logged with the sensed events it settles; the kept ones are done."""
+        def fix(source: str) -> dict:
+            sensed = [d["event"] for d in self._deferred.items if isinstance(d.get("event"), dict)]
+            entry = self._apply_locked(action, source, sensed)
+            self._deferred.clear()  # the card settled them: a stale kept action never applies later
+            self._disagree = None
+            return entry
+        return fix
+
+    def _log_events(self, events: list[dict]) -> None:
+        clean = [e for e in events if isinstance(e.get("t_ms"), int)]
+        if clean and self._store is not None and self._session_id is not None:
+            sid = self._session_id
+            self._log(lambda: self._store.append_events(sid, clean))
 
     def _snoozer(self) -> Callable[[str], dict]:
         def snooze(source: str) -> dict:
