@@ -358,8 +358,8 @@ def test_simulated_table_a_refused_tip_ends_in_agreement_with_one_tap(tmp_path):
     sim, c, loop, store = _sim_table_logged(2, tmp_path)
     c.new_game({"version": 1, "players": ["Anna", "Ben"]})
     c.apply({"type": "first_player", "seat": 0})
-    c.enter_roll({"colour": "blue", "number": 3})
-    c.sim_command("place", {"size": "large", "zone": "blue", "number": 3})
+    c.enter_roll({"colour": "blue", "number": 5})
+    c.sim_command("place", {"size": "large", "zone": "blue", "number": 5})
     assert _run(loop, c, lambda m: sum(m["state"]["disc"].values()) == 1)
     c.apply({"type": "correct_size", "size": "small"})  # the host's wrong answer
     c.sim_command("knock", {})
