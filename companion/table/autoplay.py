@@ -68,7 +68,6 @@ class ComputerSeatsMixin:
     _game: Any
     _match: Any
     _rng: Any
-    _version: int
     _computer_runner: Callable[[Callable[[], None]], None]
     _computer_think_s: float
     _thinking: dict | None
@@ -99,16 +98,15 @@ class ComputerSeatsMixin:
             return None
         seat, strength = turn
         seed = self._rng.randrange(2**32)
-        version = self._version + 1  # the version the coming message gets
         names = state.get("players") or []
         name = str(names[seat]) if seat < len(names) else f"seat {seat + 1}"
         self._thinking = {"seat": seat, "name": name, "strength": strength}
         game, rules_state = str(state.get("game")), self._match.state
-        return lambda: self._computer_job(game, rules_state, seat, strength, seed, version)
+        return lambda: self._computer_job(game, rules_state, seat, strength, seed)
 
-    def _computer_job(self, game: str, rules_state: Any, seat: int, strength: str, seed: int,
-                      version: int) -> None:
-        """Think (outside the lock), then apply the move if the game is where it was."""
+    def _computer_job(self, game: str, rules_state: Any, seat: int, strength: str, seed: int) -> None:
+        """Think (outside the lock), then apply the move if the game is where it was (the same state:
+        a status line or a sensing change meanwhile does not make it think again)."""
         from companion.table.computer import decide
 
         try:
@@ -122,7 +120,8 @@ class ComputerSeatsMixin:
                 self._changed([])
             return
         with self._lock:
-            if self._thinking is None or self._thinking.get("seat") != seat or self._version != version:
+            where = getattr(self._match, "state", None)
+            if self._thinking is None or self._thinking.get("seat") != seat or where is not rules_state:
                 self._thinking = None  # the game moved on meanwhile: decide again from where it is now
                 self._changed([])
                 return

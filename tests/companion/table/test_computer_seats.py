@@ -207,3 +207,15 @@ def test_a_resumed_game_keeps_its_computer_seat(tmp_path):
     assert again.resume_unfinished() == sid
     assert again.message()["computer"]["seats"] == {"1": "random"}
     store.close()
+
+
+def test_a_status_change_while_the_computer_thinks_does_not_throw_its_move_away(tmp_path):
+    c, jobs, store = _table(tmp_path)
+    c.new_game(_setup("computer-greedy", "person"))
+    c.apply({"type": "roll", "dice": [1, 2, 3]})
+    job = jobs.pending.pop()
+    before = len(store.actions(c.session_id))
+    c.add_status("source", "sensor fault: cell 2 noisy")  # a new message version, the same game
+    job()
+    assert len(store.actions(c.session_id)) == before + 1  # its move was applied, not thought again
+    store.close()
