@@ -18,36 +18,33 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["PANEL_BUTTONS", "RequestError", "TableController"]
+__all__ = ["PANEL_BUTTONS", "RECONCILE_AFTER_S", "RECONCILE_SNOOZE_S", "RequestError", "TableController"]
 
 from companion.table.actors import actor_by, actor_for
+from companion.table.autoplay import ComputerSeatsMixin, computer_seats, thread_runner
 from companion.table.buttons import PANEL_BUTTONS, ButtonsMixin
+from companion.table.computer import THINK_S
 from companion.table.corrections import alternatives
+from companion.table.discsync import RECONCILE_AFTER_S, RECONCILE_SNOOZE_S, DiscSyncMixin
 from companion.table.errors import RequestError
 from companion.table.game import IllegalMove, track_tip
 from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
 from companion.table.hub import Hub, Subscription
 from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event
-from companion.table.reconcile import Deferred, clear_disc_card, difference, disc_empty, reconcile_card
+from companion.table.reconcile import Deferred, clear_disc_card, disc_empty
 from companion.table.resume import ResumeMixin
 from companion.table.simcontrol import SimControl, SimError
-from companion.table.summary import per_player
+from companion.table.summary import log_span, per_player
 from companion.textcheck import check_players
 
 log = logging.getLogger(__name__)
 
 FEED_LENGTH = 30
 QUIET_EVENTS = ("tipped", "fault")
-RECONCILE_AFTER_S = 3.0
-"""A disagreement between the sensors and the game shows its card once it has lasted this long."""
-RECONCILE_SNOOZE_S = 15.0
-"""After "take it off the disc" the card waits this long before it asks again."""
-DEFERRABLE = ("placed", "fell", "removed")
-
 """Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
 
 
-class TableController(ResumeMixin, ButtonsMixin):
+class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMixin):
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
 
     def __init__(
@@ -64,8 +61,13 @@ class TableController(ResumeMixin, ButtonsMixin):
         live_interval_s: float = 0.1,
         mode: str = "sim",
         fault_clear_s: float = FAULT_CLEAR_S,
+        computer_runner: Callable[[Callable[[], None]], None] | None = None,
+        computer_think_s: float = THINK_S,
     ) -> None:
-        """Wire a controller around a game adapter; every other part is optional."""
+        """Wire a controller around a game adapter; every other part is optional.
+
+        ``computer_runner`` runs a computer seat's decision (default: on its own thread);
+        ``computer_think_s``: its search's thinking time."""
         self._game = game
         self._store = store
         self._header = header
@@ -97,6 +99,9 @@ class TableController(ResumeMixin, ButtonsMixin):
         self._waiting_setup: dict | None = None  # a new game waiting for the disc to be cleared
         self._started_at: float | None = None
         self._ended_at: float | None = None
+        self._computer_runner = computer_runner or thread_runner
+        self._computer_think_s = computer_think_s
+        self._computer_reset()
         if store is None:
             self._status["log"] = "no session log: this game is not being saved"
 
@@ -131,6 +136,7 @@ class TableController(ResumeMixin, ButtonsMixin):
                 "layout": self._layout_json(),
                 "session_id": self._session_id if self._session_id is not None else self._closed_sid,
                 "summary": self._summary(),
+                "computer": self._computer_json(),
             }
 
     def current(self) -> tuple[str, Any, int]:
@@ -236,6 +242,7 @@ class TableController(ResumeMixin, ButtonsMixin):
             self._tipping = False
             self._log_closed = False
             self._closed_sid = None
+            self._computer_reset()
             self._started_at, self._ended_at = round(self._clock(), 3), None
             first = self._game.history_json(match)[0]
             self._session_id = self._start_session(first)
@@ -269,6 +276,8 @@ class TableController(ResumeMixin, ButtonsMixin):
                 raise RequestError(UNDO_AFTER_END, 409)
             undone = self._game.undo(self._match)
             self._ended_at = None
+            if computer_seats(self._match):  # the computer waits: an undo may take its moves back
+                self._thinking, self._computer_paused = None, True
             if self._store is not None and self._session_id is not None:
                 actor = actor_for(actor_by(source), undone, self._game.state_json(self._match))
                 self._log(lambda: self._store.append_action(
@@ -436,6 +445,9 @@ class TableController(ResumeMixin, ButtonsMixin):
         except (ValueError, TypeError, KeyError) as exc:
             raise RequestError(f"bad action: {exc}") from exc
         text = self._describe(applied)
+        if source != "computer":  # someone acted: a computer seat paused by an undo plays on
+            self._computer_paused = False
+            self._status.pop("computer", None)
         if self._store is not None and self._session_id is not None:
             t_ms = next((e["t_ms"] for e in sensed if isinstance(e.get("t_ms"), int)), None)
             actor = actor_for(actor_by(source, by), applied, before)
@@ -445,91 +457,14 @@ class TableController(ResumeMixin, ButtonsMixin):
         self._maybe_finish()
         return self._feed_add({"event": "action"}, text)
 
-    def _propose(self, proposal: dict, event: dict) -> dict | None:
-        """Apply a sensed action if legal (else note why not), or open a prompt for the host."""
-        if proposal.get("prompt"):
-            prompt = self._pending.add(proposal["prompt"])
-            return self._feed_add({"event": "prompt"}, prompt["title"])
-        try:
-            entry = self._apply_locked(proposal["action"], "sensor", [event])
-        except RequestError as exc:
-            reason = exc.extra.get("reason", exc.message)
-            if exc.status == 409 and event.get("event") in DEFERRABLE:
-                self._deferred.add(proposal["action"], event, reason)
-                return self._feed_add({"event": "deferred"}, f"{describe_event(event)}: kept, applied when "
-                                      f"the rules allow ({reason})")
-            return self._feed_add({"event": "ignored"}, f"{describe_event(event)}: not applied ({reason})")
-        entry["kind"] = str(event.get("event", "action"))
-        return entry
-
-    def _retry_deferred(self) -> list[dict]:
-        """Apply the kept sensed actions the rules take now (in the order they were sensed)."""
-        entries: list[dict] = []
-
-        def take(action: dict, event: dict) -> bool:
-            try:
-                entry = self._apply_locked(action, "sensor", [event])
-            except RequestError:
-                return False
-            entry["text"] = "Applied now: " + entry["text"]
-            entries.append(entry)
-            return True
-
-        self._deferred.retry(take)
-        return entries
-
-    def _check_disc(self) -> list[dict]:
-        """Compare the sensors' disc with the game's; start a waiting game; show or drop the card."""
-        sensing = self._safe_sensing()
-        if self._waiting_setup is not None and disc_empty(sensing):
-            setup, self._waiting_setup = self._waiting_setup, None
-            self._pending.remove_kind("clear_disc")
-            self._start_game(setup, "sensor")
-            return [self._feed_add({"event": "info"}, "The disc is clear: the new game starts")]
-        state = self._game.state_json(self._match)
-        if "disc" not in state:
-            return []
-        diff = difference(sensing, state, self._ignored)
-        now = self._clock()
-        if diff is None:
-            if sensing.get("still") and self._disagree is not None:
-                self._disagree = None
-                self._deferred.clear()  # the disc and the game agree: nothing is owed any more
-                if self._pending.remove_kind("reconcile"):
-                    return [self._feed_add({"event": "info"}, "The disc and the game agree again")]
-            return []
-        key = tuple(sorted(diff.delta.items()))
-        if self._disagree is None or self._disagree[0] != key:
-            self._disagree = (key, now)
-            return []
-        if now - self._disagree[1] < RECONCILE_AFTER_S or now < self._snooze_until \
-                or self._pending.has_kind("reconcile"):
-            return []
-
-        def ignore(source: str) -> dict:
-            for size, d in diff.delta.items():
-                self._ignored[size] = self._ignored.get(size, 0) + d
-            self._disagree = None
-            return self._feed_add({"event": "info"}, "The sensors' count is ignored: the game's stands")
-
-        card = reconcile_card(diff, state, self._deferred.items, ignore)
-        for label, choice in list(card["choices"].items()):
-            if choice is None:  # the table fixes the disc by hand: ask again later if it still differs
-                card["choices"][label] = self._snoozer()
-        self._pending.add({**card, "resolves": None})
-        return [self._feed_add({"event": "prompt"}, card["title"])]
-
-    def _snoozer(self) -> Callable[[str], dict]:
-        def snooze(source: str) -> dict:
-            self._snooze_until = self._clock() + RECONCILE_SNOOZE_S
-            return self._feed_add({"event": "info"}, "Waiting for the disc to be fixed by hand")
-        return snooze
-
     def _changed(self, entries: list[dict]) -> dict:
         entries = entries + self._retry_deferred()
+        job = self._computer_schedule()
         self._version += 1
         message = self.message(entries)
         self._hub.publish("change", message)
+        if job is not None:
+            self._computer_runner(job)
         self._light.show(self._panel, led_status(message["state"], message["pending"], message["status"]))
         if self._panel is not None:
             _call(self._panel, "show_turn", *turn_light(message["state"]))
@@ -582,10 +517,14 @@ class TableController(ResumeMixin, ButtonsMixin):
         if state.get("phase") != "over":
             self._ended_at = None
             return
-        if self._ended_at is None:
-            self._ended_at = round(self._clock(), 3)
+        sid = self._session_id
         ranking, outcome = finish_record(state)
         self._end_session(ranking=ranking, outcome=outcome)
+        span = log_span(self._store, sid)  # the whole game, from the log: a restart does not shorten it
+        if span is not None:
+            self._started_at, self._ended_at = round(span[0], 3), round(span[1], 3)
+        elif self._ended_at is None:
+            self._ended_at = round(self._clock(), 3)
 
     def _end_session(self, *, abandon: bool = False, ranking: list | None = None,
                      outcome: dict | None = None) -> None:

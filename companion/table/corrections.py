@@ -29,6 +29,11 @@ def _legal(rules: Any, state: Any, action: dict) -> bool:
     return True
 
 
+def is_legal(match: Any, action: dict) -> bool:
+    """Whether the rules take ``action`` (JSON) in ``match``'s current state (nothing changes)."""
+    return match is not None and _legal(match.rules, match.state, action)
+
+
 def _label(action: dict) -> str:
     pawns = _counts(action.get("pawns"))
     placed = action.get("placed_fell")

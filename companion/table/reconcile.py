@@ -92,23 +92,67 @@ def _name(state: dict, seat: int | None) -> str:
     return "the player"
 
 
+def refused_falls(deferred: list[dict]) -> tuple[dict[str, int], bool, str | None]:
+    """What the kept (refused) sensed falls add up to: ``(pawns, tipped, why the rules refused the last)``."""
+    pawns: dict[str, int] = dict.fromkeys(SIZES, 0)
+    tipped, why = False, None
+    for item in deferred:
+        action = item.get("action") or {}
+        if action.get("type") != "fall":
+            continue
+        for size, n in _counts(action.get("pawns")).items():
+            pawns[size] += n
+        tipped = tipped or bool(action.get("tipped"))
+        why = str(item.get("why") or why or "")
+    return {k: v for k, v in pawns.items() if v}, tipped, why
+
+
+def cancel_kept_placements(pawns: dict[str, int], deferred: Deferred) -> tuple[dict[str, int], list[dict]]:
+    """A refused fall's ``pawns`` less the kept placements of the same sizes, newest first: a pawn put on
+    the disc while the game could not take it, which fell off again, is owed to nobody. Returns the
+    pawns left and the kept placements cancelled (taken out of ``deferred``)."""
+    left = {s: n for s, n in _counts(pawns).items() if n}
+    cancelled = []
+    for item in reversed(list(deferred.items)):
+        action = item.get("action") or {}
+        size = action.get("size")
+        if action.get("type") == "place" and left.get(size, 0) > 0:
+            left[size] -= 1
+            if not left[size]:
+                del left[size]
+            deferred.items.remove(item)
+            cancelled.append(item)
+    return left, cancelled
+
+
 def reconcile_card(diff: Difference, state: dict, deferred: list[dict],
                    ignore: Callable[[str], dict]) -> dict:
     """The one card for a disagreement: what differs, the likely reason, and one-tap fixes.
 
     Choices map a label to an action JSON (a logged, undoable rules action), ``None`` (close the card:
     the table fixes the disc by hand) or ``ignore`` (the sensors are wrong: this difference is accepted).
+    A sensed fall the rules refused (kept in ``deferred``) is named with the rules' reason, and the fall
+    that brings the game to what the sensors see keeps whether the disc tipped.
     """
     missing, extra = diff.missing, diff.extra
     sensed_n, game_n = sum(diff.sensed.values()), sum(diff.game.values())
     lines = [f"The sensors see {sensed_n} pawn(s) on the disc ({pawns_text(diff.sensed)}); "
              f"the game counts {game_n} ({pawns_text(diff.game)})."]
+    refused, tipped, why = refused_falls(deferred)
+    if refused:
+        lines.append(f"The sensors saw {'a tip' if tipped else 'a fall'} of {pawns_text(refused)}, which the "
+                     f"rules refuse ({why}).")
     choices: dict[str, Any] = {}
     owner = owner_of_falls(state)
     if missing:
-        lines.append(f"Likely: {pawns_text(missing)} fell or were lifted off without being noticed.")
-        choices[f"{pawns_text(missing)} fell: give them back to {_name(state, owner)}"] = {
-            "type": "fall", "pawns": dict(missing), "tipped": False}
+        if not refused:
+            lines.append(f"Likely: {pawns_text(missing)} fell or were lifted off without being noticed.")
+        else:
+            lines.append(f"What the disc shows now: {pawns_text(missing)} fell.")
+        what = "Tip" if tipped else "Fall"
+        label = f"{pawns_text(missing)} fell: give them back to {_name(state, owner)}"
+        choices[f"{what}: {label}" if refused else label] = {
+            "type": "fall", "pawns": dict(missing), "tipped": tipped}
     if extra:
         waiting = [d for d in deferred if d.get("action", {}).get("type") == "place"]
         if waiting:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.table.errors import RequestError
+from companion.table.summary import log_span
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +42,13 @@ class ResumeMixin:
     _session_id: int | None
     _log_closed: bool
     _tipping: bool
+    _started_at: float | None
+    _ended_at: float | None
     _status: dict[str, str]
     _feed_add: Callable[[dict, str], dict]
     _changed: Callable[[list[dict]], dict]
     _end_session: Callable[..., None]
+    _computer_reset: Callable[[], None]
 
     def resume_unfinished(self) -> int | None:
         """Continue the newest unfinished logged game (after a crash or restart); its id or None.
@@ -68,6 +72,10 @@ class ResumeMixin:
             self._match = match
             self._session_id = sid
             self._log_closed = False
+            self._computer_reset()
+            span = log_span(self._store, sid)  # the game's length counts from its first logged action
+            self._started_at = round(span[0], 3) if span is not None else getattr(info, "started_at", None)
+            self._ended_at = None
             when = started_text(getattr(info, "started_at", None))
             names = ", ".join(str(p.get("name", "?")) for p in getattr(info, "players", None) or []
                               if isinstance(p, dict))
@@ -97,6 +105,7 @@ class ResumeMixin:
         sid = self._session_id
         self._end_session(abandon=True)
         self._match = self._game.new_match(None)
+        self._computer_reset()
         self._pending.clear()
         self._tipping = False
         self._log_closed = False

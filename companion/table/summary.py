@@ -37,3 +37,16 @@ def per_player(match: Any) -> dict[str, Any]:
         elif kind != "roll" and tipped and (kind == "confirm_fall" or a.get("confident", True)):
             tips[seat] += 1
     return {"tips": tips, "penalties": penalties, "actions": len(history) - 1}
+
+
+def log_span(store: Any, session_id: int | None) -> tuple[float, float] | None:
+    """``(first, last)`` wall-clock times of a logged game's actions (``reopen`` rows left out): the
+    whole game as the session log saw it, so a restart in the middle does not shorten it; None when
+    there is no log or it cannot be read."""
+    if store is None or session_id is None:
+        return None
+    try:
+        times = [float(r.at) for r in store.actions(session_id) if r.action.get("type") != "reopen"]
+    except Exception:  # noqa: BLE001 - a summary must never stop the table
+        return None
+    return (min(times), max(times)) if times else None

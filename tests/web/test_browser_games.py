@@ -151,3 +151,37 @@ def test_the_start_screen_chooses_the_game_and_its_buttons_play_it(table, browse
     expect(page.locator("#turn")).to_have_text("Anna's turn")
     assert controller.message()["state"]["game"] == "dingo-disc"
     assert not errors, errors
+
+
+def test_a_computer_seat_chosen_at_setup_plays_by_itself_on_the_page(table, browser):
+    """Issue 18: the start screen gives seat 1 to the computer (Monte-Carlo search); the host enters the
+    real dice; the page says "Computer is thinking", hides the host's buttons, then shows its move."""
+    from playwright.sync_api import expect
+
+    url, controller = table
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    page.fill("#pin", PIN)
+    page.click("#login button")
+    expect(page.locator("#who")).to_have_text("host")
+    page.click("#actions button")
+    page.click("#setup-games button:has-text('Pinuid Dobbal')")
+    page.fill("#setup-gnames input >> nth=0", "Robo")
+    page.fill("#setup-gnames input >> nth=1", "Bob")
+    page.click("#setup-goptions button[data-option=seat_1][data-value='computer-mcts']")
+    page.click("#setup-start")
+    expect(page.locator("#actions details.enter")).to_be_visible()  # Robo's dice first
+    assert controller.message()["computer"]["seats"] == {"0": "mcts"}
+    page.click("#actions details.enter summary")  # real dice: the host enters what came
+    page.click("#actions details.enter button >> nth=5")
+    expect(page.locator("#actions .computer-thinking")).to_contain_text("Computer is thinking (Robo)")
+    expect(page.locator("#actions button.legal")).to_have_count(0)  # the computer's step, not the host's
+    expect(page.locator("#actions .computer-last")).to_contain_text("Computer (Monte-Carlo search)",
+                                                                    timeout=20000)
+    expect(page.locator("#actions .computer-thinking")).to_have_count(0, timeout=20000)
+    expect(page.locator("#actions details.enter")).to_be_visible()  # Bob's dice now: the computer is done
+    assert controller.message()["state"]["current"] == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not errors, errors

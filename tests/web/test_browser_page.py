@@ -155,6 +155,29 @@ def test_a_typed_pawn_the_sensors_do_not_see_gives_one_card_and_one_tap_makes_th
     assert sum(st["disc"].values()) == 0 and st["players"][0]["supply"]["large"] == 6
 
 
+def test_a_tip_whose_falls_the_rules_refuse_gives_the_card_and_one_tap_makes_them_agree(table, pages):
+    from playwright.sync_api import expect
+
+    fresh_game(table)
+    table.call("/api/roll", {"colour": "blue", "number": 5})
+    table.place_and_settle("large", "blue", 5)
+    wait_for(lambda: table.state()["state"]["disc"]["large"] == 1, what="Anna's large pawn counted")
+    status, _ = table.call("/api/actions", {"type": "correct_size", "size": "small"})  # a wrong answer
+    assert status == 200
+    table.call("/api/sim/knock", {})  # the disc tips: the sensors see a large fall, the game has none
+    page = pages["phone"]
+    card = page.locator("#pending .card-big[data-kind=reconcile]")
+    expect(card).to_be_visible(timeout=20000)
+    expect(card).to_contain_text("which the rules refuse")
+    expect(page.locator("#toast.bad")).to_have_count(0)
+    card.locator("button", has_text="Tip: 1 small fell").click()
+    expect(page.locator("#pending [data-kind=reconcile]")).to_have_count(0)
+    st = table.state()
+    assert sum(st["state"]["disc"].values()) == 0 and not st["sensing"]["pawns"]
+    assert st["state"]["players"][0]["supply"]["small"] == 6  # back to Anna
+    assert not measure(page)["overflow"]
+
+
 def test_a_new_game_on_a_disc_with_pawns_shows_the_clear_the_disc_card(table, pages):
     from playwright.sync_api import expect
 

@@ -44,3 +44,28 @@ def test_computer_refuses_a_bad_strength_and_games_without_one(host):
 
 def test_hint_needs_the_host(client):
     assert client.post("/api/hint").status_code in (401, 403)
+
+
+def test_a_computer_seat_plays_by_itself_through_the_api(host):
+    """Issue 18: a seat set to the computer at setup moves by itself (a thread of the companion) once
+    the host has entered its dice; the page's message says what it did."""
+    import time
+
+    r = host.post("/api/game", json={"type": "new_game", "game": "pinuid-dobbal", "players": ["Robo", "Bob"],
+                                      "options": {"seat_1": "computer-greedy"}})
+    assert r.status_code == 200, r.get_json()
+    msg = host.get("/api/state").get_json()
+    assert msg["computer"]["seats"] == {"0": "greedy"} and msg["computer"]["thinking"] is None
+    assert host.post("/api/actions", json={"type": "roll", "dice": [1, 2, 3]}).status_code == 200
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        msg = host.get("/api/state").get_json()
+        if msg["state"]["to_move"]["chance"]:
+            break
+        time.sleep(0.05)
+    assert msg["state"]["to_move"]["chance"], "the computer did not finish its turn"
+    assert msg["computer"]["last"]["seat"] == 0 and msg["computer"]["last"]["text"].startswith("Computer")
+    assert msg["state"]["current"] == 1  # Bob's dice next: the computer waits for a person now
+    bad = host.post("/api/game", json={"type": "new_game", "game": "pinuid-dobbal", "players": ["A", "B"],
+                                        "options": {"seat_2": "computer-genius"}})
+    assert bad.status_code in (400, 409) and "seat_2" in bad.get_json()["error"]

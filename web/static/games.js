@@ -87,7 +87,7 @@ window.DingoGames = (function () {
   function render(msg, env) {
     const state = msg.state || {};
     renderBanner(state, env);
-    renderActions(state, env);
+    renderActions(state, env, msg.computer);
     renderPlayers(state, env);
     renderView(state, env);
   }
@@ -111,10 +111,27 @@ window.DingoGames = (function () {
     $("next").textContent = state.next || "";
   }
 
-  function renderActions(state, env) {
+  /* A seat the computer plays: "Computer is thinking", the move it made, "play on" after an undo. */
+  function computerBox(state, env, cpu) {
+    if (!cpu) return { box: null, busy: false };
+    const seats = (state.to_move && state.to_move.seats) || [];
+    const mine = !state.outcome && seats.length === 1 && cpu.seats[String(seats[0])] != null;
+    const lines = [];
+    if (cpu.thinking) lines.push(env.h("div", { class: "computer-thinking" }, `Computer is thinking (${cpu.thinking.name})...`));
+    else if (mine && cpu.paused && env.host) {
+      lines.push(env.h("div", { class: "hint" }, "The computer waits after the undo."),
+        env.btn("Computer, play on", () => env.api("/api/computer", { strength: cpu.seats[String(seats[0])] }), "big"));
+    }
+    if (cpu.last) lines.push(env.h("div", { class: "computer-last" }, cpu.last.text));
+    return { box: lines.length ? env.h("div", { class: "computer" }, lines) : null, busy: mine && !cpu.paused };
+  }
+
+  function renderActions(state, env, cpu) {
     const box = $("actions");
     box.replaceChildren();
-    if (!env.host) return;
+    const computer = computerBox(state, env, cpu);
+    if (computer.box) box.append(computer.box);
+    if (!env.host || computer.busy) return;
     const legal = state.legal || [];
     const choices = legal.filter((la) => !la.chance);
     const chance = legal.filter((la) => la.chance);

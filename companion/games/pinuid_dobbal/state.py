@@ -17,6 +17,10 @@ PINS = 5
 
 PHASES = ("roll", "assign", "move", "over")
 
+SEAT_PLAYERS = ("person", "computer-random", "computer-greedy", "computer-mcts")
+"""Who plays a seat: a person at the table, or the companion at one of the strengths of :mod:`.ai`
+(a table setting, not a rule: the rules core never reads it; the table controller does)."""
+
 OPTIONS: tuple[SetupOption, ...] = (
     SetupOption("width", 6, (6, 7, 8, 9),
                 "squares across (the back line holds 5 running pins and the opening)"),
@@ -38,6 +42,10 @@ OPTIONS: tuple[SetupOption, ...] = (
     SetupOption("win_needs_all_moves", True, (True, False),
                 "a turn wins only if all three moves were made "
                 "(a skipped move or the double's action cannot win)"),
+    SetupOption("seat_1", "person", SEAT_PLAYERS,
+                "who plays the first seat: a person, or the companion at a strength (random, greedy, or a "
+                "Monte-Carlo search of about a second); the dice stay real: the computer waits for the roll"),
+    SetupOption("seat_2", "person", SEAT_PLAYERS, "who plays the second seat (as seat 1)"),
 )
 OPTION_BY_NAME = {o.name: o for o in OPTIONS}
 
@@ -56,6 +64,13 @@ class Options(NamedTuple):
     double_normal_turn: bool = True
     removal_limit: str = "3-each"
     win_needs_all_moves: bool = True
+    seat_1: str = "person"
+    seat_2: str = "person"
+
+    def computer(self, seat: int) -> str | None:
+        """The strength of the computer playing ``seat`` (0 or 1), or None for a person."""
+        who = self.seat_1 if seat == 0 else self.seat_2
+        return who.removeprefix("computer-") if who.startswith("computer-") else None
 
     @property
     def faces(self) -> int:

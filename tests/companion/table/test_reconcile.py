@@ -218,3 +218,189 @@ def test_simulated_turns_where_the_sensors_are_right_show_no_reconciliation_card
         assert _run(loop, c, lambda m, n=turn + 1: sum(m["state"]["disc"].values()) == n)
         _run(loop, c, lambda m: False, max_steps=80)  # several seconds of a still disc
         assert _card(c, "reconcile") is None, c.message()["pending"]
+
+
+# ------------------------------------------------------------ a sensed tip whose falls the rules refuse
+
+
+def _refused_tip(c: TableController, view: dict, clock: Clock) -> dict:
+    """Anna's large pawn is counted small (the host answered "which size?" wrongly); the disc tips and the
+    sensors report the large falling: a fall the rules refuse (no large pawn on the game's disc)."""
+    _start(c)
+    c.enter_roll({"colour": "blue", "number": 4})
+    c.sensed([{"event": "placed", "t_ms": 1000, "size": "large", "zone": "blue", "number": 4,
+               "x_mm": 10.0, "y_mm": -60.0, "confident": True}])
+    c.apply({"type": "correct_size", "size": "small"})
+    view["v"] = _view(still=False)
+    c.sensed([{"event": "tipped", "t_ms": 3000}])
+    c.sensed([{"event": "fell", "t_ms": 3400, "pawns": {"small": 0, "medium": 0, "large": 1},
+               "mass_g": 8.0, "confident": True}])
+    c.sensed([{"event": "settled", "t_ms": 4200}])
+    view["v"] = _view()  # the disc is empty and still again
+    assert c.message()["state"]["disc"]["small"] == 1  # refused: the game still counts Anna's pawn
+    _tick(c, clock, RECONCILE_AFTER_S + 1)
+    card = _card(c, "reconcile")
+    assert card is not None
+    return card
+
+
+def test_a_refused_tip_becomes_the_card_with_legal_fixes_and_one_makes_them_agree(table):
+    c, view, clock = table
+    card = _refused_tip(c, view, clock)
+    assert "tip of 1 large, which the rules refuse" in card["text"]
+    assert "only 0 are on the disc" in card["text"]
+    assert any("1 large pawn(s) fell" in f["text"] and "kept" in f["text"] for f in c.message()["feed"])
+    fix = "Tip: 1 small fell: give them back to Anna"
+    assert fix in card["choices"] and "Ignore: the sensors are wrong" in card["choices"]
+    c.resolve_prompt(card["id"], fix)
+    state = c.message()["state"]
+    assert state["disc"] == {"small": 0, "medium": 0, "large": 0}  # the game now has what the disc has
+    assert state["players"][0]["supply"]["small"] == 8  # the pawn went back to Anna
+    _tick(c, clock, RECONCILE_AFTER_S + 1)
+    assert _card(c, "reconcile") is None
+    assert state["phase"] == "place" and state["current"] == 0  # the tip took her pawn: another try
+    c.apply({"type": "place", "size": "large"})  # play goes on; the refused fall never applies later
+    assert c.message()["state"]["disc"] == {"small": 0, "medium": 0, "large": 1}
+    c.undo()
+    c.undo()  # the fix is an undoable action like any other
+    assert c.message()["state"]["disc"]["small"] == 1
+
+
+def test_every_fix_the_refused_tip_card_offers_is_legal(table):
+    view = {"v": _view()}
+    labels = None
+    for i in range(10):
+        clock = Clock()
+        c = TableController(DingoDiscGame(), sensing=lambda: view["v"], clock=clock)
+        card = _refused_tip(c, view, clock)
+        labels = labels or [ch for ch in card["choices"] if not ch.startswith("Ignore")]
+        if i >= len(labels):
+            break
+        before = c.message()["state"]
+        c.resolve_prompt(card["id"], labels[i])  # raises if the rules refused it
+        assert c.message()["state"] != before
+    assert labels  # (here the closest legal fall is the one the disc shows: offered once)
+
+
+def test_the_fix_of_a_refused_tip_keeps_what_the_sensors_said_in_the_log(tmp_path):
+    from companion.session import SessionStore
+
+    store = SessionStore(tmp_path)
+    view, clock = {"v": _view()}, Clock()
+    c = TableController(DingoDiscGame(), store=store, sensing=lambda: view["v"], clock=clock)
+    card = _refused_tip(c, view, clock)
+    c.resolve_prompt(card["id"], "Tip: 1 small fell: give them back to Anna")
+    sid = c.session_id
+    last = store.actions(sid)[-1]
+    assert last.action["type"] == "fall" and last.action["tipped"] is True
+    assert [e["event"] for e in last.sensed] == ["fell"] and last.sensed[0]["pawns"]["large"] == 1
+    assert any(e["event"] == "fell" and e["pawns"].get("large") == 1 for e in store.events(sid))
+    store.close()
+
+
+def test_a_kept_placement_that_falls_with_a_tip_counts_for_nobody(table):
+    """Cleo's pawn put on during Ben's review was kept; a tip takes it off again with Ben's: Ben gets his
+    pawn back (another try), and Cleo's kept placement is never applied as Ben's."""
+    c, view, clock = table
+    c.new_game({"version": 1, "players": ["Anna", "Ben", "Cleo"]})
+    c.apply({"type": "first_player", "seat": 1})
+    bens = c.message()["state"]["players"][1]["supply"]
+    c.enter_roll({"colour": "blue", "number": 4})
+    c.sensed([{"event": "placed", "t_ms": 1000, "size": "large", "zone": "red", "number": 2,
+               "x_mm": 0.0, "y_mm": 40.0, "confident": True}])
+    assert c.message()["state"]["phase"] == "review"
+    c.sensed([{"event": "placed", "t_ms": 2000, "size": "small", "zone": "green", "number": 3,
+               "x_mm": -50.0, "y_mm": 0.0, "confident": True}])  # kept: the review is open
+    c.sensed([{"event": "tipped", "t_ms": 3000}])
+    c.sensed([{"event": "fell", "t_ms": 3300, "pawns": {"small": 1, "medium": 0, "large": 1},
+               "mass_g": 10.0, "confident": True}])
+    state = c.message()["state"]
+    assert state["disc"] == {"small": 0, "medium": 0, "large": 0}
+    assert state["phase"] == "place" and state["current"] == 1 and state["attempt"] == 2
+    assert state["players"][1]["supply"] == bens  # his large back, and he placed no small pawn
+    assert any("fell off again: nothing to count" in f["text"] for f in c.message()["feed"])
+
+
+def _sim_table_logged(seed: int, data_dir):
+    from companion.sensing.pipeline import Pipeline
+    from companion.session import SessionStore
+    from companion.table.loop import SourceLoop
+    from hardware.sim.table import TableSimulator
+
+    class StepSource:
+        def __init__(self, sim):
+            self.simulator, self.header = sim, sim.header
+
+        def open(self):
+            pass
+
+        def close(self):
+            pass
+
+        def read(self, timeout_s):
+            return [self.simulator.step() for _ in range(8)]
+
+    sim = TableSimulator(seed=seed, glitches=False)
+    source = StepSource(sim)
+    pipeline = Pipeline(source.header)
+    store = SessionStore(data_dir, clock=lambda: sim.t_ms / 1000)
+    c = TableController(DingoDiscGame(), simulator=sim, header=source.header, sensing=pipeline.snapshot,
+                        clock=lambda: sim.t_ms / 1000, store=store)
+    loop = SourceLoop(source, pipeline, c)
+    for _ in range(100):
+        loop.step()
+    return sim, c, loop, store
+
+
+def test_simulated_table_a_refused_tip_ends_in_agreement_with_one_tap(tmp_path):
+    """The simulated table, sensing pipeline and a real log: Anna's large pawn counted small by the host's
+    wrong answer, then the disc is knocked over and the large falls: the card, one tap, they agree."""
+    sim, c, loop, store = _sim_table_logged(2, tmp_path)
+    c.new_game({"version": 1, "players": ["Anna", "Ben"]})
+    c.apply({"type": "first_player", "seat": 0})
+    c.enter_roll({"colour": "blue", "number": 5})
+    c.sim_command("place", {"size": "large", "zone": "blue", "number": 5})
+    assert _run(loop, c, lambda m: sum(m["state"]["disc"].values()) == 1)
+    c.apply({"type": "correct_size", "size": "small"})  # the host's wrong answer
+    c.sim_command("knock", {})
+    assert _run(loop, c, lambda m: _card(c, "reconcile") is not None, max_steps=900)
+    card = _card(c, "reconcile")
+    assert "which the rules refuse" in card["text"], card
+    fix = next(ch for ch in card["choices"] if ch.startswith("Tip: ") and ch.endswith("back to Anna"))
+    c.resolve_prompt(card["id"], fix)
+    msg = c.message()
+    sensed = msg["sensing"]
+    assert [p["size"] for p in sensed["pawns"]] == [] and sum(msg["state"]["disc"].values()) == 0
+    _run(loop, c, lambda m: False, max_steps=80)
+    assert _card(c, "reconcile") is None
+    events = store.events(c.session_id)
+    assert any(e["event"] == "fell" and (e.get("pawns") or {}).get("large") for e in events)  # nothing lost
+    store.close()
+
+
+def test_simulated_table_a_pawn_kept_during_a_review_and_tipped_off_is_not_counted(tmp_path):
+    sim, c, loop, store = _sim_table_logged(1, tmp_path)
+    c.new_game({"version": 1, "players": ["Anna", "Ben", "Cleo"]})
+    c.apply({"type": "first_player", "seat": 0})
+    c.enter_roll({"colour": "blue", "number": 2})
+    c.sim_command("place", {"size": "medium", "zone": "blue", "number": 2})
+    assert _run(loop, c, lambda m: sum(m["state"]["disc"].values()) == 1)
+    bens = c.message()["state"]["players"][1]["supply"]
+    c.enter_roll({"colour": "red", "number": 3})
+    c.sim_command("place", {"size": "large", "zone": "yellow", "number": 2})  # off the rolled spot
+    assert _run(loop, c, lambda m: m["state"]["phase"] == "review")
+    c.sim_command("place", {"size": "small", "zone": "green", "number": 2})  # Cleo, during the review
+    assert _run(loop, c, lambda m: any("kept" in f["text"] for f in m["feed"]))
+    c.sim_command("knock", {})
+    _run(loop, c, lambda m: False, max_steps=600)
+    msg = c.message()
+    on_disc = sorted(p["size"] for p in msg["sensing"]["pawns"])
+    game = sorted(s for s, n in msg["state"]["disc"].items() for _ in range(n))
+    assert on_disc == game, (on_disc, game, [f["text"] for f in msg["feed"]])
+    assert msg["state"]["players"][1]["supply"]["small"] == bens["small"]  # Cleo's small never was Ben's
+    assert _card(c, "reconcile") is None
+    events = store.events(c.session_id)
+    assert any(e["event"] == "placed" and e.get("size") == "small" for e in events)  # nothing lost
+    counted = store.effective_actions(c.session_id)
+    assert not any(a["type"] == "place" and a["size"] == "small" for a in counted)  # nor counted for Ben
+    store.close()

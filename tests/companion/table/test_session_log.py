@@ -116,3 +116,52 @@ def test_every_logged_action_names_its_actor_in_the_export(tmp_path, capsys):
     assert main(["export", str(sid), "--format", "json", "--data-dir", str(tmp_path)]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [a["actor"] for a in doc["actions"]] == [e[2] for e in expected]
+
+
+def test_a_game_resumed_after_a_restart_keeps_its_whole_length(tmp_path):
+    """Issue 15: the end screen and the history count the game from its first logged action to its
+    last, so a restart in the middle (here ten minutes down) does not shorten it."""
+    from web.sessions import _row, duration
+
+    now = {"t": 1_700_000_000.0}
+
+    def clock() -> float:
+        return now["t"]
+
+    def play(c: TableController, steps: int) -> None:
+        for _ in range(steps):
+            now["t"] += 30.0
+            exp = c.message()["state"]["expected"]
+            if exp["kind"] == "none":
+                return
+            if exp["kind"] == "roll":
+                c.enter_roll({"colour": "green", "number": 2})
+            elif exp["kind"] == "place":
+                c.apply({"type": "place", "size": exp["sizes"][0]})
+            elif exp["kind"] == "end_game":
+                c.press_button("confirm")
+
+    store = SessionStore(tmp_path, clock=clock)
+    c = TableController(DingoDiscGame(), store=store, rng=random.Random(2), clock=clock)
+    c.new_game({"version": 1, "players": ["Anna", "Ben"]})
+    c.apply({"type": "first_player", "seat": 0})
+    play(c, 10)
+    sid = c.session_id
+    store.close()  # the companion stops in the middle of the game ...
+    now["t"] += 600.0
+    store = SessionStore(tmp_path, clock=clock)  # ... and starts again on the same file
+    again = TableController(DingoDiscGame(), store=store, rng=random.Random(2), clock=clock)
+    assert again.resume_unfinished() == sid
+    play(again, 400)
+    msg = again.message()
+    assert msg["state"]["phase"] == "over"
+    rows = store.actions(sid)
+    whole = rows[-1].at - rows[0].at
+    assert whole > 600.0 + 10 * 30.0
+    summary = msg["summary"]
+    assert summary["started_at"] == rows[0].at and summary["ended_at"] == rows[-1].at
+    assert summary["ended_at"] - summary["started_at"] == whole  # the end screen's "The game lasted"
+    info = store.session(sid)
+    assert info.duration_s == whole  # the history's length is the same whole game
+    assert _row(info)["duration"] == duration(whole) != duration(whole - 600.0)
+    store.close()

@@ -59,7 +59,7 @@ def test_setup_spec_lists_every_option_with_its_default():
     names = [o.name for o in spec.options]
     assert names == ["width", "height", "opening", "dice", "play_pin_die", "move_diagonals",
                      "adjacent_diagonals", "play_pin_own_back_line", "double_normal_turn", "removal_limit",
-                     "win_needs_all_moves"]
+                     "win_needs_all_moves", "seat_1", "seat_2"]
     s = RULES.initial_state({"type": "new_game", "players": ["A", "B"]})
     assert s.to_json()["options"] == {o.name: o.default for o in spec.options}
 

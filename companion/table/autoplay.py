@@ -1,0 +1,141 @@
+"""Computer seats: the companion plays a seat by itself when that seat decides.
+
+A game's setup may give a seat to the computer (Pinuid Dobbal's ``seat_1`` / ``seat_2`` options:
+``computer-random``, ``computer-greedy``, ``computer-mcts``); the game's options say so with
+``options.computer(seat) -> strength | None``. After every change the controller asks whether a
+computer seat decides now (:func:`due`); if so one decision starts (a thread by default; tests run
+the jobs by hand). The controller draws a seed, the pure core chooses with ``random.Random(seed)``
+(:func:`companion.table.computer.decide`; the search runs for about a second), and the move is
+applied, if the game has not moved on meanwhile, as an action by the companion. The session log
+keeps it with a ``{"event": "computer", "seat", "strength", "seed", "iterations"}`` record in its
+``sensed`` list, so the choice can be derived again exactly (:func:`companion.table.computer.rederive`).
+
+Dice stay real: while the dice are expected (a chance step) the computer waits like any player, for
+the host's dice or the companion's roll. After an undo the computer waits too (``paused``) until
+someone acts or asks it to play (``POST /api/computer``), so an undo can take its moves back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+STRENGTH_NAMES = {"random": "random moves", "greedy": "greedy", "mcts": "Monte-Carlo search"}
+
+
+def computer_seats(match: Any) -> dict[int, str]:
+    """``{seat: strength}`` of the seats the computer plays in ``match`` (empty for other games)."""
+    options = getattr(getattr(match, "state", None), "options", None)
+    computer = getattr(options, "computer", None)
+    if not callable(computer):
+        return {}
+    players = getattr(match.state, "names", ()) or ()
+    out = {}
+    for seat in range(len(players)):
+        strength = computer(seat)
+        if strength:
+            out[seat] = str(strength)
+    return out
+
+
+def due(match: Any, state_json: dict) -> tuple[int, str] | None:
+    """``(seat, strength)`` when a computer seat decides now; None otherwise (dice, a person, over)."""
+    seats = computer_seats(match)
+    if not seats or state_json.get("outcome") is not None or state_json.get("phase") == "over":
+        return None
+    to_move = state_json.get("to_move") or {}
+    movers = to_move.get("seats") or []
+    if to_move.get("chance") or len(movers) != 1 or movers[0] not in seats:
+        return None
+    if not [la for la in state_json.get("legal") or [] if not la.get("chance")]:
+        return None
+    return movers[0], seats[movers[0]]
+
+
+def thread_runner(job: Callable[[], None]) -> None:
+    """Run ``job`` on its own daemon thread (the controller's default)."""
+    threading.Thread(target=job, name="computer-seat", daemon=True).start()
+
+
+class ComputerSeatsMixin:
+    """The computer-seat part of the table controller (uses its lock, match and helpers)."""
+
+    _lock: Any
+    _game: Any
+    _match: Any
+    _rng: Any
+    _computer_runner: Callable[[Callable[[], None]], None]
+    _computer_think_s: float
+    _thinking: dict | None
+    _computer_paused: bool
+    _computer_last: dict | None
+    _apply_locked: Callable[..., dict]
+    _changed: Callable[[list[dict]], dict]
+    _feed_add: Callable[[dict, str], dict]
+    _status: dict[str, str]
+
+    def _computer_reset(self) -> None:
+        self._thinking, self._computer_paused, self._computer_last = None, False, None
+
+    def _computer_json(self) -> dict | None:
+        seats = computer_seats(self._match)
+        if not seats:
+            return None
+        return {"seats": {str(s): v for s, v in seats.items()}, "thinking": self._thinking,
+                "paused": self._computer_paused, "last": self._computer_last}
+
+    def _computer_schedule(self) -> Callable[[], None] | None:
+        """With the lock held: mark a decision as started if one is due; its job (run after publishing)."""
+        if self._thinking is not None or self._computer_paused:
+            return None
+        state = self._game.state_json(self._match)
+        turn = due(self._match, state)
+        if turn is None:
+            return None
+        seat, strength = turn
+        seed = self._rng.randrange(2**32)
+        names = state.get("players") or []
+        name = str(names[seat]) if seat < len(names) else f"seat {seat + 1}"
+        self._thinking = {"seat": seat, "name": name, "strength": strength}
+        game, rules_state = str(state.get("game")), self._match.state
+        return lambda: self._computer_job(game, rules_state, seat, strength, seed)
+
+    def _computer_job(self, game: str, rules_state: Any, seat: int, strength: str, seed: int) -> None:
+        """Think (outside the lock), then apply the move if the game is where it was (the same state:
+        a status line or a sensing change meanwhile does not make it think again)."""
+        from companion.table.computer import decide
+
+        try:
+            action, record = decide(game, rules_state, strength, seed, self._computer_think_s)
+        except Exception as exc:  # noqa: BLE001 - the table must go on: the host can still move for it
+            log.exception("the computer seat could not decide")
+            with self._lock:
+                self._thinking = None
+                self._computer_paused = True
+                self._status["computer"] = f"the computer could not move: {exc}; tap 'Computer plays'"
+                self._changed([])
+            return
+        with self._lock:
+            where = getattr(self._match, "state", None)
+            if self._thinking is None or self._thinking.get("seat") != seat or where is not rules_state:
+                self._thinking = None  # the game moved on meanwhile: decide again from where it is now
+                self._changed([])
+                return
+            self._thinking = None
+            self._status.pop("computer", None)
+            try:
+                entry = self._apply_locked(action.to_json(), "computer", [{**record, "seat": seat}],
+                                           "companion")
+            except Exception as exc:  # noqa: BLE001 - should not happen (the choice is a legal action)
+                log.exception("the computer's move was refused")
+                self._computer_paused = True
+                self._status["computer"] = f"the computer's move was refused: {exc}"
+                self._changed([])
+                return
+            entry["text"] = f"Computer ({STRENGTH_NAMES.get(strength, strength)}): {entry['text']}"
+            self._computer_last = {"seat": seat, "strength": strength, "text": entry["text"]}
+            self._changed([entry])
