@@ -22,6 +22,77 @@ SQRT2 = math.sqrt(2.0)
 BASE_SHARE = 0.25  # the level before the press is itself a mean of about four windows' worth
 
 
+STEADY_SAMPLES = 2  # plateau readings of a contact before the press that make it a contact of its own
+STEADY_MIN_MM = 40.0  # ... this far from the press's centre of pressure (a finger's aim errs by a few mm)
+STEADY_SIGMAS = 4.0  # ... and this many sigmas of its own position
+
+
+class PressContacts:
+    """Was the press one contact at the pawn? The placing hand's other fingers may rest on the
+    disc on the far side before the pawn touches down (steadying it): then the press's centre of
+    pressure is a mix of the two contacts and lies short of the pawn, and the steadying force
+    changes while the finger presses (it eases with it), so the mix cannot be undone. The contact
+    on the disc before the press is seen alone on plateau readings (the force steady between two
+    readings, so that the cells' own timing adds no moment).
+
+    ``step`` once per segment reading; ``steadied`` for the strongest press. Pure."""
+
+    def __init__(self, lo_g: float) -> None:
+        self.lo_g = lo_g  # a contact before the press: at least this far above the base
+        self._seg: int | None = None
+        self._prev_d: float | None = None
+        self._acc = [0.0, 0.0, 0.0, 0]  # plateau readings before any press (sum d, x, y; count)
+        self._snap: list | None = None  # ... as they were when the open press began
+        self._ep_n = 0
+        self._open = False
+        self._w = 0.0
+        self.pre: tuple[list, int] | None = None  # (readings before, press length) of the strongest press
+
+    def step(self, seg: int, d: float, dx: float, dy: float, in_press: bool, press_w: float) -> None:
+        """One reading of segment ``seg`` (its start): ``d, dx, dy`` above the base; ``in_press``:
+        a press episode is open; ``press_w``: the strongest press's weight so far."""
+        if seg != self._seg:
+            self._seg = seg
+            self._prev_d = None
+            self._acc = [0.0, 0.0, 0.0, 0]
+            self._open = False
+            self._w = 0.0
+            self.pre = None
+        if in_press:
+            if not self._open:
+                self._open = True
+                self._snap = list(self._acc)
+                self._ep_n = 0
+            self._ep_n += 1
+        else:
+            if self._open:
+                self._open = False
+                if press_w != self._w:
+                    self._w = press_w
+                    self.pre = (self._snap or [0.0, 0.0, 0.0, 0], self._ep_n)
+            prev = self._prev_d
+            if prev is not None and d > self.lo_g and abs(d - prev) < max(0.5, 0.1 * d):
+                acc = self._acc
+                acc[0] += d
+                acc[1] += dx
+                acc[2] += dy
+                acc[3] += 1
+        self._prev_d = d
+
+    def steadied(self, press: tuple[float, float, float], sigma_m: float) -> bool:
+        """Did another contact press the disc before the press ``(weight, x, y)``, away from it?
+        Then the press's centre of pressure is a mix of the two, and where the pawn stands (and so
+        the level its release should leave) is not known from it."""
+        if self.pre is None:
+            return False
+        (sd, sx, sy, n), _ = self.pre
+        if n < STEADY_SAMPLES or sd <= 0.0:
+            return False
+        _, px, py = press
+        dist = math.hypot(sx / sd - px, sy / sd - py)
+        return dist >= max(STEADY_MIN_MM, STEADY_SIGMAS * sigma_m * math.sqrt(n) / sd)
+
+
 @dataclass(frozen=True)
 class ReleaseLimits:
     """Thresholds of the release watch (see ``SensingSettings`` for the physical reasons)."""
@@ -35,6 +106,7 @@ class ReleaseLimits:
     sigmas: float  # ... and this many noise sigmas of the window mean
     motion_floor_gmm: float  # the level moving by this much after the release (and 'sigmas')
     quiet_g: float  # the force in the window varies by at most this much (or 6 sigma)
+    radius_mm: float = 150.0  # the disc's radius: a pawn stands within it
     trend_sigmas: float = 5.0  # the level's drift along the moment: slope beyond this many sigmas
     trend_floor_gmm: float = 30.0  # ... and moving this much over the samples fitted
     trend_min_n: int = 5  # ... fitted over at least this many samples
@@ -60,14 +132,16 @@ class ReleaseWatch:
     def step(self, press: tuple[float, float, float], base: tuple[float, float, float],
              sample: tuple[float, float, float], zero: tuple[float, float],
              pawn_range: tuple[float, float],
-             sigma_f: float, sigma_win: float) -> float:
+             sigma_f: float, sigma_win: float, level_known: bool = True) -> float:
         """One sample after a release: returns the signed departure (g·mm; < 0 short of the
         expectation, > 0 beyond it) when it means a tip, else 0.0.
 
         ``press``: the press (weight, x_mm, y_mm) whose release is watched; ``base``: the level
         before the segment; ``sample``: this sample's (F, Mx, My); ``zero``: the empty disc's
         moment; ``pawn_range``: the force step (g) one pawn can make; ``sigma_f``: noise of
-        one force reading; ``sigma_win``: noise of a full window's mean moment (per axis).
+        one force reading; ``sigma_win``: noise of a full window's mean moment (per axis);
+        ``level_known``: the press was one contact at the pawn, so its position says where the
+        level should be (else only the level's motion is evidence: a steadying contact).
         """
         lim = self.lim
         if press != self._key:
@@ -108,14 +182,15 @@ class ReleaseWatch:
         along = ((mx - ex) * ux + (my - ey) * uy) / norm
         across = ((mx - ex) * -uy + (my - ey) * ux) / norm
         drift = self._drift(ux / norm, uy / norm, sigma_win)
-        if drift != 0.0:
-            return drift
+        if drift > 0.0:
+            return drift  # the load moving outwards along the moment: the disc going over
         noise = sigma_win * math.sqrt(lim.window_n * inv + BASE_SHARE)
         limit = math.hypot(max(lim.floor_gmm, lim.aim_mm * d_f), lim.sigmas * noise)
         if abs(across) > max(limit, 0.5 * abs(along)):
             return 0.0  # the disc tips along its moment; a miss sideways is a misread press
-        if abs(along) > limit:
-            return along
+        if abs(along) > limit and level_known and \
+                math.hypot(along, across) > d_f * (lim.radius_mm + math.hypot(px, py)):
+            return along  # no level disc leaves that moment, wherever on it the pawn stands
         if n < lim.window_n:
             return 0.0
         if self._first is None:
@@ -124,7 +199,7 @@ class ReleaseWatch:
         # a pawn at rest does not move: the level drifting along the moment since the first full
         # window (the finger's aim error cancels out) is the disc starting to roll over
         moved = ((mx - self._first[0]) * ux + (my - self._first[1]) * uy) / norm
-        if abs(moved) > math.hypot(lim.motion_floor_gmm, lim.sigmas * sigma_win * SQRT2):
+        if moved > math.hypot(lim.motion_floor_gmm, lim.sigmas * sigma_win * SQRT2):
             return moved
         return 0.0
 
