@@ -17,7 +17,7 @@ from itertools import islice
 from companion.sensing.cells import CellFilter
 from companion.sensing.explain import Held, held_expired
 from companion.sensing.falls import Pawn
-from companion.sensing.release import PressContacts, ReleaseLimits, ReleaseWatch
+from companion.sensing.release import ReleaseLimits, ReleaseWatch
 from companion.sensing.segments import SegmentJudge
 from companion.sensing.settings import SensingSettings
 from companion.sensing.tips import TipDetectors
@@ -127,8 +127,6 @@ class Pipeline(TipDetectors):
             aim_mm=s.release_aim_mm, floor_gmm=s.release_floor_gmm,
             motion_floor_gmm=s.release_motion_gmm, sigmas=s.release_sigmas, quiet_g=s.release_quiet_g,
             radius_mm=header.layout.radius_mm))
-        # a contact on the disc before the press (the placing hand steadying it): where the pawn is
-        self._contacts = PressContacts(max(1.0, 0.45 * min(masses)))
 
     # ------------------------------------------------------------------ public API
     def feed(self, sample: Sample) -> list[dict]:

@@ -1,15 +1,21 @@
 """Early tip test right after a finger lets go of a pawn (the *release watch*).
 
 While the disc is level, the moment after a pawn is set down is the moment before plus the pawn's
-mass times where the finger pressed it. A disc that starts to go over cannot carry that moment:
-on a flat pedestal the load is pinned at the pedestal's edge (the moment falls short of the
-expectation), on a rounded one the contact rolls outwards (the moment overshoots it). Either way
-the level right after the release, with the force quiet and a pawn's worth heavier, sits far from
-where the press said it should. Nothing else does that: a bump shakes the force, a hand changes
-it by more than a pawn, and a finger's aim errs by a few millimetres (tens of g·mm).
+mass times where the finger pressed it. A disc that starts to go over cannot carry that moment
+for long: on a flat pedestal the load is pinned at the pedestal's edge at first (short of the
+expectation), then its centre of mass (and its pawns) move towards the low rim as it rotates, so
+the moment grows outwards along itself; on a rounded support the contact rolls outwards too.
 
-This usually fires 25-60 ms after the release, long before the rim strikes its stop, when the
-release is what tipped the disc. Pure: samples in, a yes/no out.
+A level *off* the expectation is only a hypothesis: the press's centre of pressure is not the
+pawn's place when the placing hand's other fingers steadied the disc on its far side, when the
+disc wobbled during the press and came back, or when the cells' own timing skewed the press (on
+the tuned families most such levels were placements, and they stayed put for as long as one
+watched). So the watch decides on the evidence a tip leaves and a level disc cannot: the level
+moving *outwards* along the moment while the force stays quiet (a least-squares drift from the
+release, or the motion since the first full window), or a level no level disc can leave (further
+from the expectation than the pawn could be anywhere on the disc). A level moving inwards is a
+disc righting itself after a wobble, not a tip. Later evidence (the rim strike, the excess
+moment, the losses) is the other tests' job. Pure: samples in, a yes/no out.
 """
 
 from __future__ import annotations
@@ -20,77 +26,6 @@ from dataclasses import dataclass
 
 SQRT2 = math.sqrt(2.0)
 BASE_SHARE = 0.25  # the level before the press is itself a mean of about four windows' worth
-
-
-STEADY_SAMPLES = 2  # plateau readings of a contact before the press that make it a contact of its own
-STEADY_MIN_MM = 40.0  # ... this far from the press's centre of pressure (a finger's aim errs by a few mm)
-STEADY_SIGMAS = 4.0  # ... and this many sigmas of its own position
-
-
-class PressContacts:
-    """Was the press one contact at the pawn? The placing hand's other fingers may rest on the
-    disc on the far side before the pawn touches down (steadying it): then the press's centre of
-    pressure is a mix of the two contacts and lies short of the pawn, and the steadying force
-    changes while the finger presses (it eases with it), so the mix cannot be undone. The contact
-    on the disc before the press is seen alone on plateau readings (the force steady between two
-    readings, so that the cells' own timing adds no moment).
-
-    ``step`` once per segment reading; ``steadied`` for the strongest press. Pure."""
-
-    def __init__(self, lo_g: float) -> None:
-        self.lo_g = lo_g  # a contact before the press: at least this far above the base
-        self._seg: int | None = None
-        self._prev_d: float | None = None
-        self._acc = [0.0, 0.0, 0.0, 0]  # plateau readings before any press (sum d, x, y; count)
-        self._snap: list | None = None  # ... as they were when the open press began
-        self._ep_n = 0
-        self._open = False
-        self._w = 0.0
-        self.pre: tuple[list, int] | None = None  # (readings before, press length) of the strongest press
-
-    def step(self, seg: int, d: float, dx: float, dy: float, in_press: bool, press_w: float) -> None:
-        """One reading of segment ``seg`` (its start): ``d, dx, dy`` above the base; ``in_press``:
-        a press episode is open; ``press_w``: the strongest press's weight so far."""
-        if seg != self._seg:
-            self._seg = seg
-            self._prev_d = None
-            self._acc = [0.0, 0.0, 0.0, 0]
-            self._open = False
-            self._w = 0.0
-            self.pre = None
-        if in_press:
-            if not self._open:
-                self._open = True
-                self._snap = list(self._acc)
-                self._ep_n = 0
-            self._ep_n += 1
-        else:
-            if self._open:
-                self._open = False
-                if press_w != self._w:
-                    self._w = press_w
-                    self.pre = (self._snap or [0.0, 0.0, 0.0, 0], self._ep_n)
-            prev = self._prev_d
-            if prev is not None and d > self.lo_g and abs(d - prev) < max(0.5, 0.1 * d):
-                acc = self._acc
-                acc[0] += d
-                acc[1] += dx
-                acc[2] += dy
-                acc[3] += 1
-        self._prev_d = d
-
-    def steadied(self, press: tuple[float, float, float], sigma_m: float) -> bool:
-        """Did another contact press the disc before the press ``(weight, x, y)``, away from it?
-        Then the press's centre of pressure is a mix of the two, and where the pawn stands (and so
-        the level its release should leave) is not known from it."""
-        if self.pre is None:
-            return False
-        (sd, sx, sy, n), _ = self.pre
-        if n < STEADY_SAMPLES or sd <= 0.0:
-            return False
-        _, px, py = press
-        dist = math.hypot(sx / sd - px, sy / sd - py)
-        return dist >= max(STEADY_MIN_MM, STEADY_SIGMAS * sigma_m * math.sqrt(n) / sd)
 
 
 @dataclass(frozen=True)
@@ -132,16 +67,14 @@ class ReleaseWatch:
     def step(self, press: tuple[float, float, float], base: tuple[float, float, float],
              sample: tuple[float, float, float], zero: tuple[float, float],
              pawn_range: tuple[float, float],
-             sigma_f: float, sigma_win: float, level_known: bool = True) -> float:
+             sigma_f: float, sigma_win: float) -> float:
         """One sample after a release: returns the signed departure (g·mm; < 0 short of the
         expectation, > 0 beyond it) when it means a tip, else 0.0.
 
         ``press``: the press (weight, x_mm, y_mm) whose release is watched; ``base``: the level
         before the segment; ``sample``: this sample's (F, Mx, My); ``zero``: the empty disc's
         moment; ``pawn_range``: the force step (g) one pawn can make; ``sigma_f``: noise of
-        one force reading; ``sigma_win``: noise of a full window's mean moment (per axis);
-        ``level_known``: the press was one contact at the pawn, so its position says where the
-        level should be (else only the level's motion is evidence: a steadying contact).
+        one force reading; ``sigma_win``: noise of a full window's mean moment (per axis).
         """
         lim = self.lim
         if press != self._key:
@@ -188,7 +121,7 @@ class ReleaseWatch:
         limit = math.hypot(max(lim.floor_gmm, lim.aim_mm * d_f), lim.sigmas * noise)
         if abs(across) > max(limit, 0.5 * abs(along)):
             return 0.0  # the disc tips along its moment; a miss sideways is a misread press
-        if abs(along) > limit and level_known and \
+        if abs(along) > limit and \
                 math.hypot(along, across) > d_f * (lim.radius_mm + math.hypot(px, py)):
             return along  # no level disc leaves that moment, wherever on it the pawn stands
         if n < lim.window_n:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from collections import deque
 
     from companion.sensing.cells import CellFilter
-    from companion.sensing.release import PressContacts, ReleaseWatch
+    from companion.sensing.release import ReleaseWatch
     from companion.sensing.segments import SegmentJudge
     from companion.sensing.settings import SensingSettings
     from companion.sensing.trace import TraceHeader
@@ -38,7 +38,6 @@ class TipDetectors:
     _cells: CellFilter
     _judge: SegmentJudge
     _release: ReleaseWatch | None
-    _contacts: PressContacts
     _hF: deque[float]
     _hX: deque[float]
     _hY: deque[float]
@@ -127,19 +126,14 @@ class TipDetectors:
         """The release watch (``release.py``): a finger just let go of a pawn and the level is far
         from where the press put it, with the force quiet and one pawn heavier."""
         j = self._judge
-        if self._release is None:
-            return False
-        b = j.base
-        self._contacts.step(j.t0, self._hF[-1] - b[0], self._hX[-1] - b[1], self._hY[-1] - b[2],
-                            j.cur_ep is not None, j.press_w)
-        if j.press_w <= 0 or j.cur_ep is not None or self._refractory() or \
+        if self._release is None or j.press_w <= 0 or j.cur_ep is not None or self._refractory() or \
                 self._win_count < RELEASE_NOISE_WINDOWS:
             return False
         w = j.press_w
         press = (w, j.press_x / w, j.press_y / w)
         off = self._release.step(press, j.base, (self._hF[-1], self._hX[-1], self._hY[-1]),
                                  (self._zX, self._zY), self._pawn_range, self.sigma_f(),
-                                 self.window_sigma_m(), not self._contacts.steadied(press, self.sigma_m()))
+                                 self.window_sigma_m())
         return off != 0.0 and not self._cells.suspect and self._n >= self._suspect_until
 
     def tip_episode_over(self, t: int) -> None:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from companion.sensing.release import PressContacts, ReleaseLimits, ReleaseWatch
+from companion.sensing.release import ReleaseLimits, ReleaseWatch
 
 LIMITS = ReleaseLimits(skip_n=2, window_n=6, min_n=3, watch_n=20, aim_mm=8.0, floor_gmm=45.0,
                        sigmas=5.0, motion_floor_gmm=15.0, quiet_g=1.5)
@@ -209,21 +209,3 @@ def test_a_steadied_placement_is_not_a_tip(table, seed: int) -> None:
     steadied(tab, 3.0, release, 20.0, -120.0, 40.0)
     events = tab.run(7.0)
     assert [e["event"] for e in events] == ["placed", "placed"], events
-
-
-def test_press_contacts_finds_the_steadying_fingers() -> None:
-    pc = PressContacts(1.0)
-    for _ in range(10):  # 20 g at (-120, 40) alone, then the press at the pawn
-        pc.step(0, 20.0, -2400.0, 800.0, False, 0.0)
-    for _ in range(10):
-        pc.step(0, 60.0, -2400.0 + 40.0 * 110.0, 800.0 - 40.0 * 30.0, True, 0.0)
-    pc.step(0, 8.0, 8.0 * 110.0, -8.0 * 30.0, False, 600.0)
-    press = (600.0, (-2400.0 + 4400.0) / 60.0, (800.0 - 1200.0) / 60.0)
-    assert pc.steadied(press, 20.0)
-    clean = PressContacts(1.0)
-    for _ in range(10):
-        clean.step(0, 8.0, 880.0, -240.0, False, 0.0)  # the pawn's weight, then the finger on it
-    for _ in range(10):
-        clean.step(0, 60.0, 60.0 * 110.0, -60.0 * 30.0, True, 0.0)
-    clean.step(0, 8.0, 880.0, -240.0, False, 600.0)
-    assert not clean.steadied((600.0, 110.0, -30.0), 20.0)
