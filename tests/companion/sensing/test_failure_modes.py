@@ -198,3 +198,23 @@ def test_fingers_steadying_the_disc_that_ease_off_are_one_hand_not_falls(table, 
     events = tab.run(23.0)
     assert kinds(events) == ["placed"] * 5 + ["hand", "settled"]
     assert 4000 <= events[5]["duration_ms"] <= 5000
+
+
+@pytest.mark.parametrize(("rate", "cells"), TABLES)
+def test_tip_missed_at_its_start_is_read_from_its_losses_when_a_survivor_slid(table, rate: float,
+                                                                              cells: int) -> None:
+    """Survivors slide downhill on the tipped disc and keep their new places, and a position read at
+    a placement errs by centimetres now and then: the moment lost is then a few hundred g*mm off
+    the lost pawns' moment. Within the lost pawns' own position errors it is still their loss (a
+    tip missed at its start), not a hand that never lets go (an 8 s deaf wait, then a bare fall)."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.15)
+    pawns = five_pawns(tab)
+    tab.tip_ex(16.0, pawns[:3], excess=400.0, creep_s=0.7, strike="none", first_fall_s=0.08, spacing_s=0.1)
+    size, x, y = pawns[4]  # the medium at 80 mm, 120 deg slides 55 mm downhill (along the tip)
+    m = 4.6 if size == "medium" else 0.0
+    tab.loads.append(lambda s: (0.0, m * 55.0, m * 5.0) if s >= 16.35 else (0.0, 0.0, 0.0))
+    tab.place(20.0, "small", *polar(50, 250))
+    events = tab.run(24.0)
+    assert kinds(events) == ["placed"] * 5 + ["tipped", "fell", "settled", "placed"], events
+    assert events[6]["pawns"] == {"small": 1, "medium": 1, "large": 1}
+    assert events[5]["t_ms"] <= 17300 + 1000
