@@ -28,6 +28,13 @@ LANDING_DIP = 0.6  # a force this many lightest pawns below the reference before
 RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before the release watch
 
 
+def _median(v: list[float]) -> float:
+    """Median of a short list (the mean of the middle two for an even length)."""
+    v.sort()
+    m = len(v) // 2
+    return v[m] if len(v) % 2 else 0.5 * (v[m - 1] + v[m])
+
+
 class TipDetectors:
     """The tip tests; mixed into ``Pipeline``, whose state they read."""
 
@@ -190,8 +197,10 @@ class TipDetectors:
             return 0.0
         hx, hy = self._hX, self._hY
         rf = sum(ref_f) / k
-        rx = sum(islice(hx, a, b)) / k
-        ry = sum(islice(hy, a, b)) / k
+        # the reference moment is a median: a disc snapping back onto its support after a wobble
+        # swings the moment for one reading, and that reading is no quiet level to compare with
+        rx = _median(list(islice(hx, a, b)))
+        ry = _median(list(islice(hy, a, b)))
         self._ref = (rf, rx, ry)
         c = self._cur_n
         cf = sum(islice(h, n - c, n)) / c

@@ -218,3 +218,28 @@ def test_tip_missed_at_its_start_is_read_from_its_losses_when_a_survivor_slid(ta
     assert kinds(events) == ["placed"] * 5 + ["tipped", "fell", "settled", "placed"], events
     assert events[6]["pawns"] == {"small": 1, "medium": 1, "large": 1}
     assert events[5]["t_ms"] <= 17300 + 1000
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_wobble_after_a_placement_that_snaps_back_is_not_a_tip(table, seed: int) -> None:
+    """The pawn set down rocks the disc off its hold; it lies a little over for 120 ms, then snaps
+    back onto its support, which swings the moment the other way for one reading, and is level.
+    The snap is no quiet reference: measured against it, the level disc looked like a tip."""
+    tab = table(noise_g=0.1, seed=seed)
+    tab.place(1.0, "medium", -50.0, 40.0)
+    x, y = polar(60, 330)
+    release = tab.place(3.0, "large", x, y, press_g=30.0)
+    r = math.hypot(x, y)
+    ux, uy = x / r, y / r
+    dt = 1.0 / 80.0
+
+    def wobble(s: float) -> tuple[float, float, float]:
+        d = s - release
+        if 0.0 <= d < 0.12:
+            return 0.0, 300.0 * ux, 300.0 * uy  # lying a little over
+        if 0.12 <= d < 0.12 + dt:
+            return 0.0, -2500.0 * ux, -2500.0 * uy  # the snap back: one reading
+        return 0.0, 0.0, 0.0
+    tab.loads.append(wobble)
+    events = tab.run(7.0)
+    assert kinds(events) == ["placed", "placed"], events
