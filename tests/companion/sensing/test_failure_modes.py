@@ -243,3 +243,26 @@ def test_a_wobble_after_a_placement_that_snaps_back_is_not_a_tip(table, seed: in
     tab.loads.append(wobble)
     events = tab.run(7.0)
     assert kinds(events) == ["placed", "placed"], events
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_tip_that_starts_a_while_after_the_release_is_seen_by_its_drift(table, seed: int) -> None:
+    """A compliant top gives way under the pawn just set down: the disc holds for 0.15 s after the
+    release, then its load creeps outwards (400 g*mm/s, the force quiet) before the rim meets its
+    stop. A pawn at rest never drifts, so the release watch keeps looking for that drift as long as
+    the segment lasts (it used to stop 0.25 s after the release, before the drift was significant)."""
+    tab = table(noise_g=0.15, seed=seed)
+    tab.place(1.0, "medium", -50.0, 40.0)
+    x, y = polar(60, 330)
+    release = tab.place(5.0, "large", x, y, press_g=30.0)
+    r = math.hypot(x, y)
+    ux, uy = x / r, y / r
+
+    def creep(s: float) -> tuple[float, float, float]:
+        d = min(max(s - release - 0.15, 0.0), 1.0)
+        return 0.0, 400.0 * d * ux, 400.0 * d * uy
+    tab.loads.append(creep)
+    events = tab.run(8.0)
+    tips = [e for e in events if e["event"] == "tipped"]
+    assert tips, events
+    assert 100 < tips[0]["t_ms"] - release * 1000 <= 700
