@@ -40,7 +40,9 @@ class SensingSettings:
     # --- tipping ------------------------------------------------------------------------------
     tip_excess_gmm: float = 140.0  # moment change beyond what any force on the disc could explain
     tip_sigmas: float = 6.0  # ... and at least this many moment-noise sigmas
-    tip_confirm_ms: float = 12.0  # the excess must persist this long (>= 1 sample)
+    # the excess must persist this long: two readings at 80 Hz (one reading can be a knock's turning
+    # point, the moment swinging back the next, or the cells' own timing skewing a fast press)
+    tip_confirm_ms: float = 25.0
     tip_lag_ms: float = 100.0  # the quiet reference for the excess is this old
     tip_lag_two_from_ms: float = 50.0  # readings this far apart (<= 20 Hz): that test needs two in a row
     tip_ref_ms: float = 50.0  # ... averaged over this long

@@ -266,3 +266,29 @@ def test_a_tip_that_starts_a_while_after_the_release_is_seen_by_its_drift(table,
     tips = [e for e in events if e["event"] == "tipped"]
     assert tips, events
     assert 100 < tips[0]["t_ms"] - release * 1000 <= 700
+
+
+@pytest.mark.parametrize("cells", [4, 3])
+def test_a_knock_that_rocks_the_moment_for_a_reading_is_not_a_tip(table, cells: int) -> None:
+    """A knock on the table rocks the platform: the moment swings one way for a reading and back the
+    next (40 Hz) while the total force hardly moves. A disc going over moves its load one way for
+    tens of milliseconds: one reading beyond the threshold is no tip."""
+    tab = table(cells=cells, noise_g=0.1)
+    tab.place(1.0, "medium", 60.0, 20.0)
+
+    def rock(s: float) -> tuple[float, float, float]:
+        d = s - 4.0
+        if d < 0.0 or d > 0.1:
+            return 0.0, 0.0, 0.0
+        m = 700.0 * math.exp(-d / 0.05) * math.sin(2 * math.pi * 40.0 * d + 0.5)
+        return 0.0, m * 0.9, m * 0.44
+    tab.loads.append(rock)
+    assert kinds(tab.run(7.0)) == ["placed"]
+
+
+def test_a_short_pulse_at_the_rim_of_an_empty_disc_is_not_a_rim_strike(table) -> None:
+    """A knock at the rim of a disc with nothing on it: a rim strike's pulse, but an empty disc has
+    no load to tip it, and a disc goes over towards its load's moment."""
+    tab = table(noise_g=0.1)
+    tab.loads.append(lambda s: tab._point(s, 3.0, 3.03, 0.01, 12.0, 145.0, 20.0))
+    assert "tipped" not in kinds(tab.run(6.0))
