@@ -292,3 +292,21 @@ def test_a_short_pulse_at_the_rim_of_an_empty_disc_is_not_a_rim_strike(table) ->
     tab = table(noise_g=0.1)
     tab.loads.append(lambda s: tab._point(s, 3.0, 3.03, 0.01, 12.0, 145.0, 20.0))
     assert "tipped" not in kinds(tab.run(6.0))
+
+
+@pytest.mark.parametrize("cells", [4, 3])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_hand_that_sets_a_tipped_disc_level_is_part_of_the_tip_not_a_hand(cells: int, seed: int) -> None:
+    """The disc stays on its stop; a player lifts its low rim, brings it level and lets go (the
+    simulator family's scenario). That ends the tip (``settled``); it is no hand on the disc (a
+    rule violation): every such scenario used to report one."""
+    from companion.sensing.pipeline import Pipeline
+    from hardware.simfamily.scenarios import SCENARIOS
+
+    header, samples, truth = SCENARIOS["hand_relevels_tipped_disc"](seed, cells=cells)
+    assert any(e["event"] == "relevel" and e.get("by") == "hand" for e in truth)
+    pipe = Pipeline(header)
+    events = [e for s in samples for e in pipe.feed(s)] + pipe.finish()
+    got = kinds(events)
+    assert "tipped" in got and "settled" in got
+    assert "hand" not in got, got
