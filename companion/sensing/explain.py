@@ -34,6 +34,9 @@ DECIDE_MS = 600.0  # a still level is explained this long after it was reached (
 HELD_EXPIRY_MS = 8000.0  # a loss held open this long without coming back is read as pawns gone
 MOMENT_TOL_GMM = 150.0  # the lost pawns' moment must match the moment lost within this ...
 MOMENT_TOL_FRAC = 0.06  # ... or this share of the lost mass at the rim (pawn positions err by mm)
+# ... or three sigmas of the lost pawns' own position errors: a position read at a placement errs by
+# about this much (sigma; on the tuned families p50 6 mm, p90 ~45 mm: a rim placement read inwards)
+POS_ERR_MM = 15.0
 RETURN_FRAC = 0.05  # a held change has come back when the level is back within this share of it
 RETURN_SLIDE_MM = 10.0  # ... and moment within this many mm of the hand's force (fingers slide)
 PINCH_MAX_MS = 1200.0  # a press held still this long that comes back a pawn short was a pinch
@@ -62,6 +65,9 @@ def missed_tip_reading(judge: SegmentJudge, pipe: Pipeline, lost: float,
                 3.0 * pipe.sigma_m() * math.sqrt(2.0 / judge.level_n))
     dec = decompose(lost, moment, pawns, judge.masses, sigma_g=sigma, moment_tol_gmm=tol_m,
                     radius_mm=judge.layout.radius_mm)
+    if dec is None:  # within the subset's own position errors (sqrt of the sum of m^2 <= the mass lost)
+        dec = decompose(lost, moment, pawns, judge.masses, sigma_g=sigma,
+                        moment_tol_gmm=max(tol_m, 3.0 * POS_ERR_MM * lost), radius_mm=judge.layout.radius_mm)
     if dec is None or not dec.pawns:
         return None
     mass = sum(p.mass_g for p in dec.pawns)
@@ -69,6 +75,7 @@ def missed_tip_reading(judge: SegmentJudge, pipe: Pipeline, lost: float,
         return None
     mx = sum(p.mass_g * p.x_mm for p in dec.pawns)  # type: ignore[operator]
     my = sum(p.mass_g * p.y_mm for p in dec.pawns)  # type: ignore[operator]
+    tol_m = max(tol_m, 3.0 * POS_ERR_MM * math.sqrt(sum(p.mass_g ** 2 for p in dec.pawns)))
     if math.hypot(moment[0] - mx, moment[1] - my) > tol_m:
         return None
     return dec

@@ -125,7 +125,8 @@ class Pipeline(TipDetectors):
             min_n=max(2, round(s.release_min_ms / dt)),
             watch_n=max(2, round(s.release_watch_ms / dt)),
             aim_mm=s.release_aim_mm, floor_gmm=s.release_floor_gmm,
-            motion_floor_gmm=s.release_motion_gmm, sigmas=s.release_sigmas, quiet_g=s.release_quiet_g))
+            motion_floor_gmm=s.release_motion_gmm, sigmas=s.release_sigmas, quiet_g=s.release_quiet_g,
+            radius_mm=header.layout.radius_mm))
 
     # ------------------------------------------------------------------ public API
     def feed(self, sample: Sample) -> list[dict]:

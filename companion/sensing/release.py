@@ -1,15 +1,21 @@
 """Early tip test right after a finger lets go of a pawn (the *release watch*).
 
 While the disc is level, the moment after a pawn is set down is the moment before plus the pawn's
-mass times where the finger pressed it. A disc that starts to go over cannot carry that moment:
-on a flat pedestal the load is pinned at the pedestal's edge (the moment falls short of the
-expectation), on a rounded one the contact rolls outwards (the moment overshoots it). Either way
-the level right after the release, with the force quiet and a pawn's worth heavier, sits far from
-where the press said it should. Nothing else does that: a bump shakes the force, a hand changes
-it by more than a pawn, and a finger's aim errs by a few millimetres (tens of g·mm).
+mass times where the finger pressed it. A disc that starts to go over cannot carry that moment
+for long: on a flat pedestal the load is pinned at the pedestal's edge at first (short of the
+expectation), then its centre of mass (and its pawns) move towards the low rim as it rotates, so
+the moment grows outwards along itself; on a rounded support the contact rolls outwards too.
 
-This usually fires 25-60 ms after the release, long before the rim strikes its stop, when the
-release is what tipped the disc. Pure: samples in, a yes/no out.
+A level *off* the expectation is only a hypothesis: the press's centre of pressure is not the
+pawn's place when the placing hand's other fingers steadied the disc on its far side, when the
+disc wobbled during the press and came back, or when the cells' own timing skewed the press (on
+the tuned families most such levels were placements, and they stayed put for as long as one
+watched). So the watch decides on the evidence a tip leaves and a level disc cannot: the level
+moving *outwards* along the moment while the force stays quiet (a least-squares drift from the
+release, or the motion since the first full window), or a level no level disc can leave (further
+from the expectation than the pawn could be anywhere on the disc). A level moving inwards is a
+disc righting itself after a wobble, not a tip. Later evidence (the rim strike, the excess
+moment, the losses) is the other tests' job. Pure: samples in, a yes/no out.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ class ReleaseLimits:
     sigmas: float  # ... and this many noise sigmas of the window mean
     motion_floor_gmm: float  # the level moving by this much after the release (and 'sigmas')
     quiet_g: float  # the force in the window varies by at most this much (or 6 sigma)
+    radius_mm: float = 150.0  # the disc's radius: a pawn stands within it
     trend_sigmas: float = 5.0  # the level's drift along the moment: slope beyond this many sigmas
     trend_floor_gmm: float = 30.0  # ... and moving this much over the samples fitted
     trend_min_n: int = 5  # ... fitted over at least this many samples
@@ -108,14 +115,15 @@ class ReleaseWatch:
         along = ((mx - ex) * ux + (my - ey) * uy) / norm
         across = ((mx - ex) * -uy + (my - ey) * ux) / norm
         drift = self._drift(ux / norm, uy / norm, sigma_win)
-        if drift != 0.0:
-            return drift
+        if drift > 0.0:
+            return drift  # the load moving outwards along the moment: the disc going over
         noise = sigma_win * math.sqrt(lim.window_n * inv + BASE_SHARE)
         limit = math.hypot(max(lim.floor_gmm, lim.aim_mm * d_f), lim.sigmas * noise)
         if abs(across) > max(limit, 0.5 * abs(along)):
             return 0.0  # the disc tips along its moment; a miss sideways is a misread press
-        if abs(along) > limit:
-            return along
+        if abs(along) > limit and \
+                math.hypot(along, across) > d_f * (lim.radius_mm + math.hypot(px, py)):
+            return along  # no level disc leaves that moment, wherever on it the pawn stands
         if n < lim.window_n:
             return 0.0
         if self._first is None:
@@ -124,7 +132,7 @@ class ReleaseWatch:
         # a pawn at rest does not move: the level drifting along the moment since the first full
         # window (the finger's aim error cancels out) is the disc starting to roll over
         moved = ((mx - self._first[0]) * ux + (my - self._first[1]) * uy) / norm
-        if abs(moved) > math.hypot(lim.motion_floor_gmm, lim.sigmas * sigma_win * SQRT2):
+        if moved > math.hypot(lim.motion_floor_gmm, lim.sigmas * sigma_win * SQRT2):
             return moved
         return 0.0
 

@@ -423,7 +423,11 @@ class SegmentJudge(FallReader, PlacementReader):
             if loss and not level_ok:
                 loss[-1]["confident"] = False
             events.extend(loss)
-        hand = self._hand_events(t, t)
+        # a disc seen lying over that is level again after a hand-like run was set level by the
+        # player (a hand lifting its low rim, then letting go; its lift moves the load back in,
+        # like a disc righting itself): part of the tip, not a hand on the disc. A hand on a
+        # disc that was never seen lying over, or that stays tilted, is still a hand.
+        hand = [] if lay_over and level_now else self._hand_events(t, t)
         if (level_ok or (level_now and lay_over) or set_down) and not events and self.lost_reported == 0.0:
             # level again without losing any mass: impossible unless pawns slid off onto the
             # base plate (the pawns left on it must hold less than its limit). The same holds

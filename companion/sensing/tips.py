@@ -24,8 +24,16 @@ STILL = "still"
 TIP_AFTER_PUSH_MS = 80  # no moment tip this soon after a press (its transient is in the smoothed signals)
 
 
+STRIKE_ALIGN = 0.5  # a rim strike lies within 60 degrees of the load's moment (the side the disc tips to)
 LANDING_DIP = 0.6  # a force this many lightest pawns below the reference before a pulse: a landing
 RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before the release watch
+
+
+def _median(v: list[float]) -> float:
+    """Median of a short list (the mean of the middle two for an even length)."""
+    v.sort()
+    m = len(v) // 2
+    return v[m] if len(v) % 2 else 0.5 * (v[m - 1] + v[m])
 
 
 class TipDetectors:
@@ -190,8 +198,10 @@ class TipDetectors:
             return 0.0
         hx, hy = self._hX, self._hY
         rf = sum(ref_f) / k
-        rx = sum(islice(hx, a, b)) / k
-        ry = sum(islice(hy, a, b)) / k
+        # the reference moment is a median: a disc snapping back onto its support after a wobble
+        # swings the moment for one reading, and that reading is no quiet level to compare with
+        rx = _median(list(islice(hx, a, b)))
+        ry = _median(list(islice(hy, a, b)))
         self._ref = (rf, rx, ry)
         c = self._cur_n
         cf = sum(islice(h, n - c, n)) / c
@@ -226,7 +236,14 @@ class TipDetectors:
         if f < lo or len(self._hF) < 2 or self._hF[-2] - ref[0] >= lo:
             return False  # a strike rises from the quiet level (not the tail of a finger press)
         dx, dy = self._hX[-1] - ref[1], self._hY[-1] - ref[2]
-        if math.hypot(dx, dy) / f < s.strike_rim_frac * self.header.layout.radius_mm:
+        d = math.hypot(dx, dy)
+        if d / f < s.strike_rim_frac * self.header.layout.radius_mm:
+            return False
+        lx, ly = ref[1] - self._zX, ref[2] - self._zY
+        load = math.hypot(lx, ly)
+        if load < self._tip_threshold() or dx * lx + dy * ly < STRIKE_ALIGN * d * load:
+            # the disc goes over towards the side its load's moment points to: a pulse at the rim
+            # elsewhere (or on a disc whose load has no moment to tip it) is a knock on the table
             return False
         dip = ref[0] - self._hF[-2]
         if dip >= LANDING_DIP * min(self.header.pawn_mass_g.values()):

@@ -43,10 +43,36 @@ def test_finger_aim_error_of_a_few_mm_is_no_tip() -> None:
     assert not any(watch([expected(MASS * 5.0)] * 20))  # 5 mm off along the moment
 
 
-def test_load_pinned_at_the_pedestal_edge_is_a_tip_at_once() -> None:
-    got = watch([expected(-300.0)] * 20, noise_m=20.0)
+def test_a_level_off_the_press_that_stays_put_is_not_a_tip() -> None:
+    """A level disc whose pawn stands away from where the press's centre of pressure said (a
+    steadying finger, a misread press, a wobble that came back) is still: a level 300 g·mm short
+    of the expectation that does not move is no tip by itself (it used to be one at once; on the
+    tuned families most such firings were placements)."""
+    assert not any(watch([expected(-300.0)] * 20, noise_m=20.0))
+    assert not any(watch([expected(+300.0)] * 20, noise_m=20.0))
+
+
+def test_load_pinned_at_the_pedestal_edge_then_going_over_is_a_tip() -> None:
+    # short at first (the load pinned at the pedestal's edge), then the disc's centre of mass
+    # moves out as it rotates: the moment grows along the moment, which a pawn at rest never does
+    levels = [expected(-300.0 + 15.0 * k) for k in range(20)]
+    got = watch(levels, noise_m=10.0)
     first = next(i for i, v in enumerate(got) if v)
-    assert got[first] < 0  # short of the expectation
+    assert got[first] > 0
+    assert first <= LIMITS.skip_n + LIMITS.window_n + 2
+
+
+def test_moment_moving_inwards_after_a_release_is_not_a_tip() -> None:
+    # a disc going over moves its load outwards; the level moving back in is a disc righting
+    # itself after a wobble (or a finger sliding off), not a tip
+    levels = [expected(300.0 - 15.0 * k) for k in range(20)]
+    assert not any(watch(levels, noise_m=10.0))
+
+
+def test_no_level_disc_leaves_a_moment_beyond_the_disc_is_a_tip_at_once() -> None:
+    # further from the expectation than the pawn could be anywhere on the disc (radius 150 mm)
+    got = watch([expected(-MASS * 300.0)] * 20, noise_m=20.0)
+    first = next(i for i, v in enumerate(got) if v)
     assert first <= LIMITS.skip_n + LIMITS.min_n + 1
 
 
@@ -100,25 +126,28 @@ def test_only_watched_for_a_while_after_the_release() -> None:
 def test_new_press_restarts_the_watch() -> None:
     w = ReleaseWatch(LIMITS)
     args = ((0.0, 0.0), STEPS, 0.05, 1.0)
-    for _ in range(LIMITS.skip_n + LIMITS.watch_n + 1):
-        w.step(PRESS, BASE, expected(-300.0), *args)
+    for k in range(LIMITS.skip_n + LIMITS.watch_n + 1):
+        w.step(PRESS, BASE, expected(20.0 * k), *args)
     other = (800.0, 120.0, 40.0)
-    got = [w.step(other, BASE, expected(-300.0), *args) for _ in range(8)]
+    got = [w.step(other, BASE, expected(20.0 * k), *args) for k in range(10)]
     assert any(got)
 
 
 # ---- in the pipeline, on the scripted table of conftest --------------------------------------
 
 
-def pinned_after(release: float, deficit: float, x: float, y: float, rim_s: float):  # noqa: ANN201
+def pinned_after(release: float, deficit: float, x: float, y: float, rim_s: float,
+                 out_gmm_s: float = 900.0):  # noqa: ANN201
     """From ``release`` the disc leans on its pedestal's edge: the moment falls ``deficit`` short
-    (towards the pawn) until the rim strikes ``rim_s`` later."""
+    (towards the pawn), then grows outwards by ``out_gmm_s`` per second as the disc rotates
+    (its centre of mass moves towards the low rim) until the rim strikes ``rim_s`` later."""
     n = math.hypot(x, y)
 
     def load(s: float) -> tuple[float, float, float]:
         if s < release or s > release + rim_s:
             return 0.0, 0.0, 0.0
-        return 0.0, -deficit * x / n, -deficit * y / n
+        m = -deficit + out_gmm_s * (s - release)
+        return 0.0, m * x / n, m * y / n
     return load
 
 
@@ -132,7 +161,7 @@ def test_release_that_tips_the_disc_is_reported_quickly(table, rate: float) -> N
     tips = [e for e in events if e["event"] == "tipped"]
     assert tips, events
     latency = tips[0]["t_ms"] - release * 1000
-    assert 0 < latency <= 100
+    assert 0 < latency <= 250  # the level must be seen moving out (40 Hz: ~225 ms, 80 Hz: less)
     placed = [e for e in events if e["event"] == "placed"]
     assert placed[-1]["size"] == "large" and placed[-1]["zone"] == "red" and placed[-1]["number"] == 6
 
@@ -162,3 +191,21 @@ def test_tipping_pawn_read_while_the_disc_moves_is_not_confident(table) -> None:
     placed = [e for e in events if e["event"] == "placed"]
     assert len(placed) == 2 and placed[1]["t_ms"] > next(e["t_ms"] for e in events if e["event"] == "tipped")
     assert placed[1].get("confident") is False
+
+
+def steadied(tab, t: float, release: float, force: float, x: float, y: float) -> None:  # noqa: ANN001
+    """The placing hand's other fingers rest on the disc at (x, y) from 0.2 s before the pawn
+    touches down at ``t`` until the finger lets go at ``release``."""
+    tab.loads.append(lambda s: tab._point(s, t - 0.2, release, 0.02, force, x, y))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_steadied_placement_is_not_a_tip(table, seed: int) -> None:
+    """The press's centre of pressure mixes the finger and the steadying fingers on the far side,
+    so the level after the release lies beyond where the press said: a level disc, no tip."""
+    tab = table(noise_g=0.25, seed=seed)
+    tab.place(1.0, "medium", -40.0, 30.0)
+    release = tab.place(3.0, "large", 110.0, -30.0, press_g=25.0)
+    steadied(tab, 3.0, release, 20.0, -120.0, 40.0)
+    events = tab.run(7.0)
+    assert [e["event"] for e in events] == ["placed", "placed"], events
