@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from companion.sensing.settings import SensingSettings
 
 PRESS_BIAS_MM = 3.0  # a finger presses within a few mm of the pawn's centre
+RELEASE_DROP_G = 2.0  # a finger lets go of a pawn: the force comes down by at least this much
 NEAR_SIZE_RANGE = (0.6, 1.3)  # a step this share of the lightest .. heaviest pawn may be one
 
 
@@ -41,6 +42,9 @@ class PlacementReader:
     post_press: list[float]
     pre_placed: bool
     pre_est: float | None
+    pre_at: tuple[float, float]
+    cand: tuple[tuple[float, float, float], int] | None
+    cand_kind: str | None
     press_at_tip: bool
     unsure_falls: bool
 
@@ -74,14 +78,30 @@ class PlacementReader:
         return best
 
     def _near_size(self, d_f: float) -> str | None:
-        """After a finger set something down, the pawn size nearest a step that fits none (two
-        noisy levels at a low rate can miss the tolerance): reported, but not confident, rather
-        than lost. None without a press or for a step no pawn could make."""
+        """The pawn size nearest a step that fits none (two noisy levels, the slow wander of the
+        cells, can miss the tolerance): reported, but not confident, rather than lost. None for a
+        step no pawn could make. (A light finger still resting on the pawn also fits none: such a
+        level is only taken once it has lasted, see ``RELEASE_UNSEEN_MS``.)"""
         lo, hi = min(self.masses.values()), max(self.masses.values())
-        if not self.presses or not NEAR_SIZE_RANGE[0] * lo <= d_f <= NEAR_SIZE_RANGE[1] * hi:
+        if not NEAR_SIZE_RANGE[0] * lo <= d_f <= NEAR_SIZE_RANGE[1] * hi:
             return None
         return min(self.masses, key=lambda k: abs(d_f - self.masses[k]) / max(
             self.s.pawn_tol_min_g, self.s.pawn_tol_frac * self.masses[k]))
+
+    def _released_into(self, pipe: Pipeline, level_f: float, n_still: int, tol_f: float) -> bool:
+        """Did the still level begin as a finger let go? Back from the level, the first force
+        reading off it (beyond the stillness tolerance; the disc may have moved a little longer)
+        lies well above it: the force came down into the level. A level the force rose into
+        instead may be a light finger still resting on the pawn: as steady as a pawn, a few
+        grams heavier."""
+        w = pipe.window_f(pipe.history_n)
+        if w is None:
+            return False
+        drop = max(RELEASE_DROP_G, 3.0 * pipe.sigma_f())
+        for f in reversed(w[:len(w) - n_still]):
+            if abs(f - level_f) > tol_f:
+                return f - level_f >= drop
+        return False
 
     def _position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float, n: int) -> tuple[float, float]:
         """Placement position: level difference dM/dF, combined with the finger press if there was one."""
@@ -112,11 +132,26 @@ class PlacementReader:
         the disc), estimate that pawn from the level right after the finger let go. The ``placed``
         event itself waits for the first quiet moment of the tilted disc, where the load is
         static and the mass is measured cleanly (see ``_resolve_pre``)."""
-        if self.press_w <= 0 or self.pre_placed or not self.post_press:
+        if self.pre_placed:
+            return []
+        if self.press_w <= 0 or not self.post_press:
+            # no firm press; a still level taken for a pawn set down was waiting for its finger
+            # to let go (``RELEASE_UNSEEN_MS``) when the disc went over: that pawn tipped it
+            cand = self.cand
+            if cand is None or self.cand_kind != "placed":
+                return []
+            base = self._drifted(t)
+            d_f = cand[0][0] - base[0]
+            if d_f <= 0.0:
+                return []
+            self.pre_est = d_f
+            self.pre_at = ((cand[0][1] - base[1]) / d_f, (cand[0][2] - base[2]) / d_f)
+            self.pre_placed = True
             return []
         k = max(1, round(60.0 / self.dt))
         vals = sorted(self.post_press[:k])
         self.pre_est = vals[len(vals) // 2]
+        self.pre_at = self._press_point()
         self.pre_placed = True
         return []
 
@@ -144,7 +179,7 @@ class PlacementReader:
             if not 0.6 * min(self.masses.values()) <= f <= 1.4 * max(self.masses.values()):
                 return []
             size = min(self.masses, key=lambda k: abs(math.log(f / self.masses[k])))
-        px, py = self._press_point()
+        px, py = self.pre_at
         ev = self._placed_event(pipe, t, size, f, px, py)
         if not confident:
             ev["confident"] = False
@@ -161,6 +196,7 @@ class PlacementReader:
             return
         vals = sorted(self.post_press[:k])
         self.pre_est = vals[len(vals) // 2]
+        self.pre_at = self._press_point()
         self.pre_placed = True
         self.press_at_tip = False
         self.unsure_falls = True
