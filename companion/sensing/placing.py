@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from companion.sensing.settings import SensingSettings
 
 PRESS_BIAS_MM = 3.0  # a finger presses within a few mm of the pawn's centre
+PRESS_SPLIT_MM = 5.0  # the two halves of a press by one finger agree this well at least ...
+PRESS_AGREE_SIGMAS = 3.0  # ... or within this many sigmas (and the press with the level)
+CELL_WANDER_G = 0.1  # an HX711 and its cell wander this much over seconds (1/f noise, temperature)
+TRAIL_MAX = 1200  # readings of a segment kept for the press estimate (15 s at 80 Hz)
 RELEASE_DROP_G = 2.0  # a finger lets go of a pawn: the force comes down by at least this much
 NEAR_SIZE_RANGE = (0.6, 1.3)  # a step this share of the lightest .. heaviest pawn may be one
 
@@ -40,6 +44,7 @@ class PlacementReader:
     tip_t: int | None
     pre_n: int
     post_press: list[float]
+    trail: list[tuple[float, float, float]]
     pre_placed: bool
     pre_est: float | None
     pre_at: tuple[float, float]
@@ -104,15 +109,65 @@ class PlacementReader:
         return False
 
     def _position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float, n: int) -> tuple[float, float]:
-        """Placement position: level difference dM/dF, combined with the finger press if there was one."""
+        """Where the pawn stands: the level's moment over its mass, combined with the finger's
+        press when the press is one load at one point (see ``_press_estimate``), each weighed
+        by its uncertainty."""
         lx, ly = d_x / d_f, d_y / d_f
-        if self.press_w <= 0:
+        if not self.positional:
             return lx, ly
-        sig_l = pipe.sigma_m() * math.sqrt(1.0 / n + 1.0 / 40.0) / d_f
-        px, py = self._press_point()
-        wl = 1.0 / max(sig_l, 0.1) ** 2
-        wp = 1.0 / PRESS_BIAS_MM ** 2
+        # the level: white noise of two averaged levels and the cells' slow wander between them
+        var_m = pipe.sigma_m() ** 2 * (1.0 / n + 1.0 / 40.0) + self._wander_gmm(pipe) ** 2
+        var_l = var_m / d_f ** 2
+        press = self._press_estimate(pipe, n, d_f)
+        if press is None:
+            return lx, ly
+        px, py, var_p = press
+        # a press that disagrees with the level beyond both uncertainties was not the pawn's alone
+        if math.hypot(px - lx, py - ly) > PRESS_AGREE_SIGMAS * math.sqrt(var_l + var_p):
+            return lx, ly
+        wl, wp = 1.0 / var_l, 1.0 / var_p
         return (wl * lx + wp * px) / (wl + wp), (wl * ly + wp * py) / (wl + wp)
+
+    def _wander_gmm(self, pipe: Pipeline) -> float:
+        """Slow wander (g*mm per axis) of the moment between two still levels a second or two
+        apart: each cell's reading drifts by about ``CELL_WANDER_G`` over seconds."""
+        cells = pipe.header.cells
+        return CELL_WANDER_G * math.sqrt(sum(c.x_mm ** 2 + c.y_mm ** 2 for c in cells) / 2.0)
+
+    def _press_estimate(self, pipe: Pipeline, n: int, d_f: float) -> tuple[float, float, float] | None:
+        """Where the finger pressed the pawn down, from every reading of the segment before the
+        still level that carries more than half the pawn: the sum of the moments over the sum of
+        the forces. A sum is blind to when each cell converts (a cell read late or averaging
+        over its conversion shifts a reading, not the sum), so a fast press costs nothing. It is
+        the pawn's place only when the press was one load at one point: other fingers steadying
+        the disc, or the disc rocking under the press, move the centre of pressure during the
+        press, so the two halves of the press (by force) must agree within their noise.
+        Returns (x, y, variance per axis) or None."""
+        trail = self.trail[:max(0, len(self.trail) - n)]
+        pts = [p for p in trail if p[0] > 0.5 * d_f]
+        if len(pts) < 2:
+            return None
+        tot = sum(p[0] for p in pts)
+        acc, cut = 0.0, len(pts)
+        while acc < 0.5 * tot and cut > 0:  # the later half by force, from the end
+            cut -= 1
+            acc += pts[cut][0]
+        halves = [pts[:cut], pts[cut:]]
+        if not halves[0]:
+            return None
+        wander = self._wander_gmm(pipe)
+        sig_m = pipe.sigma_m()
+        est = []
+        for h in halves:
+            w = sum(p[0] for p in h)
+            noise = sig_m * math.sqrt(len(h)) + wander * len(h)  # white per reading, wander shared
+            est.append((sum(p[1] for p in h) / w, sum(p[2] for p in h) / w, (noise / w) ** 2))
+        (ax, ay, va), (bx, by, vb) = est
+        if math.hypot(ax - bx, ay - by) > max(PRESS_SPLIT_MM, PRESS_AGREE_SIGMAS * math.sqrt(va + vb)):
+            return None
+        noise = sig_m * math.sqrt(len(pts)) + wander * len(pts)
+        var = (noise / tot) ** 2 + PRESS_BIAS_MM ** 2
+        return sum(p[1] for p in pts) / tot, sum(p[2] for p in pts) / tot, var
 
     def _placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
         """The ``placed`` event, also recorded in the pipeline's pawn list."""
@@ -155,7 +210,7 @@ class PlacementReader:
         self.pre_placed = True
         return []
 
-    def _resolve_pre(self, pipe: Pipeline, t: int, level_f: float | None) -> list[dict]:
+    def _resolve_pre(self, pipe: Pipeline, t: int, level: tuple[float, float, float] | None) -> list[dict]:
         """Emit the ``placed`` of the pawn that tipped the disc: mass from the quiet tilted level
         when it fits a pawn (nothing has fallen yet), else from the estimate at the tip."""
         est = self.pre_est
@@ -167,8 +222,8 @@ class PlacementReader:
         # release (the disc already moving) only backs it up. Without the level, or when the two
         # name different sizes (a pawn may have fallen before the disc was quiet), say so.
         confident = False
-        if level_f is not None:
-            d = level_f - self._drifted(t)[0]
+        if level is not None:
+            d = level[0] - self._drifted(t)[0]
             level_size = self._match_size(d)
             if level_size is not None:
                 f = d
@@ -179,12 +234,29 @@ class PlacementReader:
             if not 0.6 * min(self.masses.values()) <= f <= 1.4 * max(self.masses.values()):
                 return []
             size = min(self.masses, key=lambda k: abs(math.log(f / self.masses[k])))
-        px, py = self.pre_at
+        px, py = self._tipping_pawn_at(pipe, t, f, level)
         ev = self._placed_event(pipe, t, size, f, px, py)
         if not confident:
             ev["confident"] = False
         self.base = (self.base[0] + f, self.base[1] + f * px, self.base[2] + f * py)
         return [ev]
+
+    def _tipping_pawn_at(self, pipe: Pipeline, t: int, f: float,
+                         level: tuple[float, float, float] | None) -> tuple[float, float]:
+        """Where the pawn that tipped the disc stands: the finger's press when it was one load at
+        one point. A press shared with other fingers steadying the disc says little; then the
+        quiet level, if it puts the pawn on the disc (a disc lying tilted puts it far beyond)."""
+        if not self.positional:
+            return self.pre_at
+        press = self._press_estimate(pipe, 0, f)
+        if press is not None:
+            return press[0], press[1]
+        if level is not None and f > 0.0:
+            b = self._drifted(t)
+            lx, ly = (level[1] - b[1]) / f, (level[2] - b[2]) / f
+            if math.hypot(lx, ly) <= self.layout.radius_mm:
+                return lx, ly
+        return self.pre_at
 
     def _weigh_pressed_at_tip(self) -> None:
         """The disc went over while a finger still pressed a pawn (a finger adds tipping moment, it
@@ -210,4 +282,5 @@ class PlacementReader:
         fs = w[0]
         if w[3][0] <= tip_t or max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
             return None
-        return self._resolve_pre(pipe, t, sum(fs) / len(fs))
+        k = 1.0 / len(fs)
+        return self._resolve_pre(pipe, t, (sum(fs) * k, sum(w[1]) * k, sum(w[2]) * k))

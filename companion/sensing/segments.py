@@ -14,7 +14,7 @@ from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, h
 from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
 from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
-from companion.sensing.placing import PlacementReader
+from companion.sensing.placing import TRAIL_MAX, PlacementReader
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.trace import TraceHeader
@@ -100,6 +100,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.last_loss_t = -1
         self.slope = (0.0, 0.0, 0.0)
         self.post_press: list[float] = []
+        self.trail: list[tuple[float, float, float]] = []  # (F, Mx, My) above the base, before a tip
         self.cur_ep: list | None = None
         self.stairs = Staircase(0.45 * self.masses["small"], self.dt)
         self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
@@ -182,6 +183,8 @@ class SegmentJudge(FallReader, PlacementReader):
             return
         self.n_seen += 1
         d = f - self.base[0]
+        if len(self.trail) < TRAIL_MAX:
+            self.trail.append((d, x - self.base[1], y - self.base[2]))
         ep = self.cur_ep
         if d >= self.press_min_g:
             if ep is None:
