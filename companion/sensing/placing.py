@@ -23,7 +23,8 @@ PRESS_SPLIT_MM = 5.0  # the two halves of a press by one finger agree this well 
 PRESS_AGREE_SIGMAS = 3.0  # ... or within this many sigmas (and the press with the level)
 CELL_WANDER_G = 0.1  # an HX711 and its cell wander this much over seconds (1/f noise, temperature)
 TRAIL_MAX = 1200  # readings of a segment kept for the press estimate (15 s at 80 Hz)
-RELEASE_DROP_G = 2.0  # a finger lets go of a pawn: the force comes down by at least this much
+RELEASE_DROP_G = 2.0  # a finger lets go of a pawn: the force comes down by at least this much ...
+RELEASE_LOOK_MS = 150.0  # ... within this long of the first reading off the level (a quick release)
 NEAR_SIZE_RANGE = (0.6, 1.3)  # a step this share of the lightest .. heaviest pawn may be one
 
 
@@ -103,9 +104,18 @@ class PlacementReader:
         if w is None:
             return False
         drop = max(RELEASE_DROP_G, 3.0 * pipe.sigma_f())
+        left = None  # readings still searched once off the level (a reading spans the release's end)
         for f in reversed(w[:len(w) - n_still]):
-            if abs(f - level_f) > tol_f:
-                return f - level_f >= drop
+            if f - level_f >= drop:
+                return True
+            if level_f - f > tol_f:
+                return False  # the force rose into the level
+            if left is None and f - level_f > tol_f:
+                left = max(2, round(RELEASE_LOOK_MS / self.dt))
+            if left is not None:
+                left -= 1
+                if left <= 0:
+                    return False
         return False
 
     def _position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float, n: int) -> tuple[float, float]:
