@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 PRESS_BIAS_MM = 3.0  # a finger presses within a few mm of the pawn's centre
 PRESS_SPLIT_MM = 5.0  # the two halves of a press by one finger agree this well at least ...
 PRESS_AGREE_SIGMAS = 3.0  # ... or within this many sigmas (and the press with the level)
+LEVEL_BIAS_MM = 10.0  # ... plus this much: a level may be off beyond its noise (a disc resting tilted)
 CELL_WANDER_G = 0.1  # an HX711 and its cell wander this much over seconds (1/f noise, temperature)
 TRAIL_MAX = 1200  # readings of a segment kept for the press estimate (15 s at 80 Hz)
 RELEASE_DROP_G = 2.0  # a finger lets go of a pawn: the force comes down by at least this much ...
@@ -133,7 +134,7 @@ class PlacementReader:
             return lx, ly
         px, py, var_p = press
         # a press that disagrees with the level beyond both uncertainties was not the pawn's alone
-        if math.hypot(px - lx, py - ly) > PRESS_AGREE_SIGMAS * math.sqrt(var_l + var_p):
+        if math.hypot(px - lx, py - ly) > PRESS_AGREE_SIGMAS * math.sqrt(var_l + var_p) + LEVEL_BIAS_MM:
             return lx, ly
         wl, wp = 1.0 / var_l, 1.0 / var_p
         return (wl * lx + wp * px) / (wl + wp), (wl * ly + wp * py) / (wl + wp)
@@ -144,37 +145,49 @@ class PlacementReader:
         cells = pipe.header.cells
         return CELL_WANDER_G * math.sqrt(sum(c.x_mm ** 2 + c.y_mm ** 2 for c in cells) / 2.0)
 
+    def _cells_lever_mm(self, pipe: Pipeline) -> float:
+        """The cells' mean distance from the centre."""
+        cells = pipe.header.cells
+        return sum(math.hypot(c.x_mm, c.y_mm) for c in cells) / len(cells)
+
     def _press_estimate(self, pipe: Pipeline, n: int, d_f: float) -> tuple[float, float, float] | None:
-        """Where the finger pressed the pawn down, from every reading of the segment before the
-        still level that carries more than half the pawn: the sum of the moments over the sum of
-        the forces. A sum is blind to when each cell converts (a cell read late or averaging
-        over its conversion shifts a reading, not the sum), so a fast press costs nothing. It is
+        """Where the finger pressed the pawn down, from every reading of the segment from the
+        load's arrival to the still level: the sum of the moments over the sum of the forces. A
+        sum is blind to when each cell converts (a cell read late or averaging over its
+        conversion shifts a reading, not the sum), so a fast press costs nothing. It is
         the pawn's place only when the press was one load at one point: other fingers steadying
         the disc, or the disc rocking under the press, move the centre of pressure during the
         press, so the two halves of the press (by force) must agree within their noise.
         Returns (x, y, variance per axis) or None."""
         trail = self.trail[:max(0, len(self.trail) - n)]
-        pts = [p for p in trail if p[0] > 0.5 * d_f]
-        if len(pts) < 2:
+        first = next((i for i, p in enumerate(trail) if p[0] > 0.5 * d_f), None)
+        if first is None:
             return None
+        pts = trail[first:]  # from the load's arrival to the level: the release whole
         tot = sum(p[0] for p in pts)
-        acc, cut = 0.0, len(pts)
-        while acc < 0.5 * tot and cut > 0:  # the later half by force, from the end
-            cut -= 1
-            acc += pts[cut][0]
-        halves = [pts[:cut], pts[cut:]]
-        if not halves[0]:
-            return None
+        if tot < d_f * len(pts) * 0.5:
+            return None  # the load came and went (a lift, a knock): no press of this pawn
         wander = self._wander_gmm(pipe)
         sig_m = pipe.sigma_m()
-        est = []
-        for h in halves:
-            w = sum(p[0] for p in h)
-            noise = sig_m * math.sqrt(len(h)) + wander * len(h)  # white per reading, wander shared
-            est.append((sum(p[1] for p in h) / w, sum(p[2] for p in h) / w, (noise / w) ** 2))
-        (ax, ay, va), (bx, by, vb) = est
-        if math.hypot(ax - bx, ay - by) > max(PRESS_SPLIT_MM, PRESS_AGREE_SIGMAS * math.sqrt(va + vb)):
-            return None
+        if len(pts) >= 4:
+            acc, cut = 0.0, len(pts)
+            while acc < 0.5 * tot and cut > 1:  # the later half by force, from the end
+                cut -= 1
+                acc += pts[cut][0]
+            est = []
+            for h in (pts[:cut], pts[cut:]):
+                w = sum(p[0] for p in h)
+                if w <= 0.0:
+                    return None
+                noise = sig_m * math.sqrt(len(h)) + wander * len(h)  # white per reading, wander shared
+                est.append((sum(p[1] for p in h) / w, sum(p[2] for p in h) / w, (noise / w) ** 2))
+            (ax, ay, va), (bx, by, vb) = est
+            # a half ends (or begins) on the press, not at rest: cells converting up to a period
+            # apart shift its sum by up to the cells' lever over the half's readings
+            skew = self._cells_lever_mm(pipe) / min(cut, len(pts) - cut)
+            limit = max(PRESS_SPLIT_MM, PRESS_AGREE_SIGMAS * math.sqrt(va + vb)) + skew
+            if math.hypot(ax - bx, ay - by) > limit:
+                return None
         noise = sig_m * math.sqrt(len(pts)) + wander * len(pts)
         var = (noise / tot) ** 2 + PRESS_BIAS_MM ** 2
         return sum(p[1] for p in pts) / tot, sum(p[2] for p in pts) / tot, var

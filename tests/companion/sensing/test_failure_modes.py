@@ -228,3 +228,24 @@ def test_a_pawn_weighed_off_its_nominal_mass_is_reported_unsure_rather_than_lost
     events = tab.run(20.0)
     assert kinds(events) == ["placed"] * 6
     assert events[-1]["size"] == "small" and events[-1]["confident"] is False
+
+
+@pytest.mark.parametrize(("rate", "cells"), TABLES)
+def test_fingers_steadying_the_disc_during_a_press_do_not_pull_the_pawn_inwards(table, rate: float,
+                                                                                 cells: int) -> None:
+    """A small pawn set down near the rim (133 mm) while the placing hand's other fingers rest
+    on the far side of the disc (35 g at 110 mm, from 0.2 s before the press until it ends): the
+    centre of pressure of the press lies far inside the pawn. The press is no longer one load
+    at one point (its halves disagree), so the pawn stands where the level puts it."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.1)
+    five_pawns(tab)
+    x, y = polar(133, 100)
+    sx, sy = polar(110, 280)
+    end = tab.place(15.0, "small", x, y, press_g=60.0, press_s=0.4)
+    tab.loads.append(lambda s: tab._point(s, 14.8, end, 0.05, 35.0, sx, sy))
+    events = tab.run(20.0)
+    assert kinds(events) == ["placed"] * 6
+    last = events[-1]
+    assert last["size"] == "small"
+    assert (last["zone"], last["number"]) == ("yellow", 6)
+    assert math.hypot(last["x_mm"] - x, last["y_mm"] - y) < 10.0
