@@ -26,6 +26,7 @@ CELL_WANDER_G = 0.1  # an HX711 and its cell wander this much over seconds (1/f 
 TRAIL_MAX = 1200  # readings of a segment kept for the press estimate (15 s at 80 Hz)
 RELEASE_DROP_G = 2.0  # a finger lets go of a pawn: the force comes down by at least this much ...
 RELEASE_LOOK_MS = 150.0  # ... within this long of the first reading off the level (a quick release)
+PAWN_FOOT_MM = 6.0  # the smallest pawn's foot radius: its centre stands this far inside the rim at least
 NEAR_SIZE_RANGE = (0.6, 1.3)  # a step this share of the lightest .. heaviest pawn may be one
 
 
@@ -199,6 +200,10 @@ class PlacementReader:
             pipe.pawns.append(Pawn(size, mass, None, None))
             return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
                     "x_mm": None, "y_mm": None, "zone": None, "number": None}
+        r = math.hypot(x, y)
+        r_max = self.layout.radius_mm - PAWN_FOOT_MM
+        if r > r_max:  # a pawn stands on the disc: an estimate beyond its edge is pulled back onto it
+            x, y = x * r_max / r, y * r_max / r
         zone, number = self.layout.locate(x, y, self.s.line_margin_mm)
         pipe.pawns.append(Pawn(size, mass, x, y))
         return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
