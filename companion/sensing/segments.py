@@ -36,7 +36,7 @@ LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over: its tilt excursion reached 
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
 # a still level that did not begin with a finger letting go (a light finger, a few grams, may rest
 # on the pawn as steadily as a pawn stands) is the pawn only once it has lasted longer than such a
-# touch does
+# touch does -- as long as "never deaf" allows (every level explained within a second)
 RELEASE_UNSEEN_MS = 1000.0
 BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much later tells why
 
