@@ -444,6 +444,11 @@ class Pipeline(TipDetectors):
         return list(islice(self._hF, m - n, m))
 
     @property
+    def history_n(self) -> int:
+        """Samples kept in the short history (``window`` reaches back this far)."""
+        return len(self._hF)
+
+    @property
     def still_n(self) -> int:
         """Samples in the stillness window."""
         return self._still_n

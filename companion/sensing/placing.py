@@ -19,6 +19,14 @@ if TYPE_CHECKING:
     from companion.sensing.settings import SensingSettings
 
 PRESS_BIAS_MM = 3.0  # a finger presses within a few mm of the pawn's centre
+PRESS_SPLIT_MM = 5.0  # the two halves of a press by one finger agree this well at least ...
+PRESS_AGREE_SIGMAS = 3.0  # ... or within this many sigmas (and the press with the level)
+LEVEL_BIAS_MM = 10.0  # ... plus this much: a level may be off beyond its noise (a disc resting tilted)
+CELL_WANDER_G = 0.1  # an HX711 and its cell wander this much over seconds (1/f noise, temperature)
+TRAIL_MAX = 1200  # readings of a segment kept for the press estimate (15 s at 80 Hz)
+RELEASE_DROP_G = 2.0  # a finger lets go of a pawn: the force comes down by at least this much ...
+RELEASE_LOOK_MS = 150.0  # ... within this long of the first reading off the level (a quick release)
+PAWN_FOOT_MM = 6.0  # the smallest pawn's foot radius: its centre stands this far inside the rim at least
 NEAR_SIZE_RANGE = (0.6, 1.3)  # a step this share of the lightest .. heaviest pawn may be one
 
 
@@ -39,8 +47,12 @@ class PlacementReader:
     tip_t: int | None
     pre_n: int
     post_press: list[float]
+    trail: list[tuple[float, float, float]]
     pre_placed: bool
     pre_est: float | None
+    pre_at: tuple[float, float]
+    cand: tuple[tuple[float, float, float], int] | None
+    cand_kind: str | None
     press_at_tip: bool
     unsure_falls: bool
 
@@ -74,25 +86,112 @@ class PlacementReader:
         return best
 
     def _near_size(self, d_f: float) -> str | None:
-        """After a finger set something down, the pawn size nearest a step that fits none (two
-        noisy levels at a low rate can miss the tolerance): reported, but not confident, rather
-        than lost. None without a press or for a step no pawn could make."""
+        """The pawn size nearest a step that fits none (two noisy levels, the slow wander of the
+        cells, can miss the tolerance): reported, but not confident, rather than lost. None for a
+        step no pawn could make. (A light finger still resting on the pawn also fits none: such a
+        level is only taken once it has lasted, see ``RELEASE_UNSEEN_MS``.)"""
         lo, hi = min(self.masses.values()), max(self.masses.values())
-        if not self.presses or not NEAR_SIZE_RANGE[0] * lo <= d_f <= NEAR_SIZE_RANGE[1] * hi:
+        if not NEAR_SIZE_RANGE[0] * lo <= d_f <= NEAR_SIZE_RANGE[1] * hi:
             return None
         return min(self.masses, key=lambda k: abs(d_f - self.masses[k]) / max(
             self.s.pawn_tol_min_g, self.s.pawn_tol_frac * self.masses[k]))
 
+    def _released_into(self, pipe: Pipeline, level_f: float, n_still: int, tol_f: float) -> bool:
+        """Did the still level begin as a finger let go? Back from the level, the first force
+        reading off it (beyond the stillness tolerance; the disc may have moved a little longer)
+        lies well above it: the force came down into the level. A level the force rose into
+        instead may be a light finger still resting on the pawn: as steady as a pawn, a few
+        grams heavier."""
+        w = pipe.window_f(pipe.history_n)
+        if w is None:
+            return False
+        drop = max(RELEASE_DROP_G, 3.0 * pipe.sigma_f())
+        left = None  # readings still searched once off the level (a reading spans the release's end)
+        for f in reversed(w[:len(w) - n_still]):
+            if f - level_f >= drop:
+                return True
+            if level_f - f > tol_f:
+                return False  # the force rose into the level
+            if left is None and f - level_f > tol_f:
+                left = max(2, round(RELEASE_LOOK_MS / self.dt))
+            if left is not None:
+                left -= 1
+                if left <= 0:
+                    return False
+        return False
+
     def _position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float, n: int) -> tuple[float, float]:
-        """Placement position: level difference dM/dF, combined with the finger press if there was one."""
+        """Where the pawn stands: the level's moment over its mass, combined with the finger's
+        press when the press is one load at one point (see ``_press_estimate``), each weighed
+        by its uncertainty."""
         lx, ly = d_x / d_f, d_y / d_f
-        if self.press_w <= 0:
+        if not self.positional:
             return lx, ly
-        sig_l = pipe.sigma_m() * math.sqrt(1.0 / n + 1.0 / 40.0) / d_f
-        px, py = self._press_point()
-        wl = 1.0 / max(sig_l, 0.1) ** 2
-        wp = 1.0 / PRESS_BIAS_MM ** 2
+        # the level: white noise of two averaged levels and the cells' slow wander between them
+        var_m = pipe.sigma_m() ** 2 * (1.0 / n + 1.0 / 40.0) + self._wander_gmm(pipe) ** 2
+        var_l = var_m / d_f ** 2
+        press = self._press_estimate(pipe, n, d_f)
+        if press is None:
+            return lx, ly
+        px, py, var_p = press
+        # a press that disagrees with the level beyond both uncertainties was not the pawn's alone
+        if math.hypot(px - lx, py - ly) > PRESS_AGREE_SIGMAS * math.sqrt(var_l + var_p) + LEVEL_BIAS_MM:
+            return lx, ly
+        wl, wp = 1.0 / var_l, 1.0 / var_p
         return (wl * lx + wp * px) / (wl + wp), (wl * ly + wp * py) / (wl + wp)
+
+    def _wander_gmm(self, pipe: Pipeline) -> float:
+        """Slow wander (g*mm per axis) of the moment between two still levels a second or two
+        apart: each cell's reading drifts by about ``CELL_WANDER_G`` over seconds."""
+        cells = pipe.header.cells
+        return CELL_WANDER_G * math.sqrt(sum(c.x_mm ** 2 + c.y_mm ** 2 for c in cells) / 2.0)
+
+    def _cells_lever_mm(self, pipe: Pipeline) -> float:
+        """The cells' mean distance from the centre."""
+        cells = pipe.header.cells
+        return sum(math.hypot(c.x_mm, c.y_mm) for c in cells) / len(cells)
+
+    def _press_estimate(self, pipe: Pipeline, n: int, d_f: float) -> tuple[float, float, float] | None:
+        """Where the finger pressed the pawn down, from every reading of the segment from the
+        load's arrival to the still level: the sum of the moments over the sum of the forces. A
+        sum is blind to when each cell converts (a cell read late or averaging over its
+        conversion shifts a reading, not the sum), so a fast press costs nothing. It is
+        the pawn's place only when the press was one load at one point: other fingers steadying
+        the disc, or the disc rocking under the press, move the centre of pressure during the
+        press, so the two halves of the press (by force) must agree within their noise.
+        Returns (x, y, variance per axis) or None."""
+        trail = self.trail[:max(0, len(self.trail) - n)]
+        first = next((i for i, p in enumerate(trail) if p[0] > 0.5 * d_f), None)
+        if first is None:
+            return None
+        pts = trail[first:]  # from the load's arrival to the level: the release whole
+        tot = sum(p[0] for p in pts)
+        if tot < d_f * len(pts) * 0.5:
+            return None  # the load came and went (a lift, a knock): no press of this pawn
+        wander = self._wander_gmm(pipe)
+        sig_m = pipe.sigma_m()
+        if len(pts) >= 4:
+            acc, cut = 0.0, len(pts)
+            while acc < 0.5 * tot and cut > 1:  # the later half by force, from the end
+                cut -= 1
+                acc += pts[cut][0]
+            est = []
+            for h in (pts[:cut], pts[cut:]):
+                w = sum(p[0] for p in h)
+                if w <= 0.0:
+                    return None
+                noise = sig_m * math.sqrt(len(h)) + wander * len(h)  # white per reading, wander shared
+                est.append((sum(p[1] for p in h) / w, sum(p[2] for p in h) / w, (noise / w) ** 2))
+            (ax, ay, va), (bx, by, vb) = est
+            # a half ends (or begins) on the press, not at rest: cells converting up to a period
+            # apart shift its sum by up to the cells' lever over the half's readings
+            skew = self._cells_lever_mm(pipe) / min(cut, len(pts) - cut)
+            limit = max(PRESS_SPLIT_MM, PRESS_AGREE_SIGMAS * math.sqrt(va + vb)) + skew
+            if math.hypot(ax - bx, ay - by) > limit:
+                return None
+        noise = sig_m * math.sqrt(len(pts)) + wander * len(pts)
+        var = (noise / tot) ** 2 + PRESS_BIAS_MM ** 2
+        return sum(p[1] for p in pts) / tot, sum(p[2] for p in pts) / tot, var
 
     def _placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
         """The ``placed`` event, also recorded in the pipeline's pawn list."""
@@ -101,6 +200,10 @@ class PlacementReader:
             pipe.pawns.append(Pawn(size, mass, None, None))
             return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
                     "x_mm": None, "y_mm": None, "zone": None, "number": None}
+        r = math.hypot(x, y)
+        r_max = self.layout.radius_mm - PAWN_FOOT_MM
+        if r > r_max:  # a pawn stands on the disc: an estimate beyond its edge is pulled back onto it
+            x, y = x * r_max / r, y * r_max / r
         zone, number = self.layout.locate(x, y, self.s.line_margin_mm)
         pipe.pawns.append(Pawn(size, mass, x, y))
         return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
@@ -112,15 +215,30 @@ class PlacementReader:
         the disc), estimate that pawn from the level right after the finger let go. The ``placed``
         event itself waits for the first quiet moment of the tilted disc, where the load is
         static and the mass is measured cleanly (see ``_resolve_pre``)."""
-        if self.press_w <= 0 or self.pre_placed or not self.post_press:
+        if self.pre_placed:
+            return []
+        if self.press_w <= 0 or not self.post_press:
+            # no firm press; a still level taken for a pawn set down was waiting for its finger
+            # to let go (``RELEASE_UNSEEN_MS``) when the disc went over: that pawn tipped it
+            cand = self.cand
+            if cand is None or self.cand_kind != "placed":
+                return []
+            base = self._drifted(t)
+            d_f = cand[0][0] - base[0]
+            if d_f <= 0.0:
+                return []
+            self.pre_est = d_f
+            self.pre_at = ((cand[0][1] - base[1]) / d_f, (cand[0][2] - base[2]) / d_f)
+            self.pre_placed = True
             return []
         k = max(1, round(60.0 / self.dt))
         vals = sorted(self.post_press[:k])
         self.pre_est = vals[len(vals) // 2]
+        self.pre_at = self._press_point()
         self.pre_placed = True
         return []
 
-    def _resolve_pre(self, pipe: Pipeline, t: int, level_f: float | None) -> list[dict]:
+    def _resolve_pre(self, pipe: Pipeline, t: int, level: tuple[float, float, float] | None) -> list[dict]:
         """Emit the ``placed`` of the pawn that tipped the disc: mass from the quiet tilted level
         when it fits a pawn (nothing has fallen yet), else from the estimate at the tip."""
         est = self.pre_est
@@ -132,8 +250,8 @@ class PlacementReader:
         # release (the disc already moving) only backs it up. Without the level, or when the two
         # name different sizes (a pawn may have fallen before the disc was quiet), say so.
         confident = False
-        if level_f is not None:
-            d = level_f - self._drifted(t)[0]
+        if level is not None:
+            d = level[0] - self._drifted(t)[0]
             level_size = self._match_size(d)
             if level_size is not None:
                 f = d
@@ -144,12 +262,29 @@ class PlacementReader:
             if not 0.6 * min(self.masses.values()) <= f <= 1.4 * max(self.masses.values()):
                 return []
             size = min(self.masses, key=lambda k: abs(math.log(f / self.masses[k])))
-        px, py = self._press_point()
+        px, py = self._tipping_pawn_at(pipe, t, f, level)
         ev = self._placed_event(pipe, t, size, f, px, py)
         if not confident:
             ev["confident"] = False
         self.base = (self.base[0] + f, self.base[1] + f * px, self.base[2] + f * py)
         return [ev]
+
+    def _tipping_pawn_at(self, pipe: Pipeline, t: int, f: float,
+                         level: tuple[float, float, float] | None) -> tuple[float, float]:
+        """Where the pawn that tipped the disc stands: the finger's press when it was one load at
+        one point. A press shared with other fingers steadying the disc says little; then the
+        quiet level, if it puts the pawn on the disc (a disc lying tilted puts it far beyond)."""
+        if not self.positional:
+            return self.pre_at
+        press = self._press_estimate(pipe, 0, f)
+        if press is not None:
+            return press[0], press[1]
+        if level is not None and f > 0.0:
+            b = self._drifted(t)
+            lx, ly = (level[1] - b[1]) / f, (level[2] - b[2]) / f
+            if math.hypot(lx, ly) <= self.layout.radius_mm:
+                return lx, ly
+        return self.pre_at
 
     def _weigh_pressed_at_tip(self) -> None:
         """The disc went over while a finger still pressed a pawn (a finger adds tipping moment, it
@@ -161,6 +296,7 @@ class PlacementReader:
             return
         vals = sorted(self.post_press[:k])
         self.pre_est = vals[len(vals) // 2]
+        self.pre_at = self._press_point()
         self.pre_placed = True
         self.press_at_tip = False
         self.unsure_falls = True
@@ -174,4 +310,5 @@ class PlacementReader:
         fs = w[0]
         if w[3][0] <= tip_t or max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
             return None
-        return self._resolve_pre(pipe, t, sum(fs) / len(fs))
+        k = 1.0 / len(fs)
+        return self._resolve_pre(pipe, t, (sum(fs) * k, sum(w[1]) * k, sum(w[2]) * k))

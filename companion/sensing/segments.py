@@ -14,7 +14,7 @@ from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, h
 from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
 from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
-from companion.sensing.placing import PlacementReader
+from companion.sensing.placing import TRAIL_MAX, PlacementReader
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.trace import TraceHeader
@@ -34,6 +34,11 @@ PRESS_APART_MS = 250.0  # presses this far apart set down different pawns
 PRESS_MIN_MS = 60.0  # ... and a press lasts this long (a knocked table swings for less)
 LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over: its tilt excursion reached this many tip thresholds
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
+# a still level that did not begin with a finger letting go (a light finger, a few grams, may rest
+# on the pawn as steadily as a pawn stands) is the pawn only once it has lasted longer than such a
+# touch does -- as long as "never deaf" allows (every level explained within a second)
+RELEASE_UNSEEN_MS = 1000.0
+BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much later tells why
 
 
 class SegmentJudge(FallReader, PlacementReader):
@@ -77,10 +82,13 @@ class SegmentJudge(FallReader, PlacementReader):
         self.cand: tuple[tuple[float, float, float], int] | None = None
         self.cand_kind: str | None = None
         self.cand_unsure = False  # the candidate loss is read with little evidence
+        self.cand_released = False  # the candidate level began as a finger let go
+        self.cand_break_t: int | None = None  # when a level no release led into moved
         self.pre_placed = False
         self.press_at_tip = False  # a finger still pressed a pawn when the disc went over
         self.unsure_falls = False  # ... so the falls may include that pawn, weighed only afterwards
         self.pre_est: float | None = None  # estimated mass of the pawn whose release tipped the disc
+        self.pre_at = (0.0, 0.0)  # ... and where it stands
         self.righted = False  # the disc was seen righting itself after a tip
         self.lost_reported = 0.0  # grams already reported as fallen in this tip
         self.lost_moment = (0.0, 0.0)  # moment the pawns reported fallen had where they stood
@@ -92,10 +100,15 @@ class SegmentJudge(FallReader, PlacementReader):
         self.last_loss_t = -1
         self.slope = (0.0, 0.0, 0.0)
         self.post_press: list[float] = []
+        self.trail: list[tuple[float, float, float]] = []  # (F, Mx, My) above the base, before a tip
         self.cur_ep: list | None = None
         self.stairs = Staircase(0.45 * self.masses["small"], self.dt)
         self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
         self.dec_memo: dict = {}  # readings of losses already decomposed in this segment (fallwatch)
+
+    def _still_tol_f(self, pipe: Pipeline) -> float:
+        """Range of the total force within which a window counts as still."""
+        return max(self.s.still_tol_min_g, self.s.still_tol_sigmas * pipe.sigma_f())
 
     def zero_tol_g(self, pipe: Pipeline) -> float:
         """Largest net force change that still counts as 'no change' (below half a small pawn)."""
@@ -170,6 +183,8 @@ class SegmentJudge(FallReader, PlacementReader):
             return
         self.n_seen += 1
         d = f - self.base[0]
+        if len(self.trail) < TRAIL_MAX:
+            self.trail.append((d, x - self.base[1], y - self.base[2]))
         ep = self.cur_ep
         if d >= self.press_min_g:
             if ep is None:
@@ -234,7 +249,7 @@ class SegmentJudge(FallReader, PlacementReader):
         fs = pipe.window_f(n)
         if fs is None:
             return None
-        tol_f = max(self.s.still_tol_min_g, self.s.still_tol_sigmas * pipe.sigma_f())
+        tol_f = self._still_tol_f(pipe)
         still = max(fs) - min(fs) <= tol_f
         if still:  # the moments only when the force is still (the usual case inside a press is not)
             _, xs, ys, ts = pipe.window(n)  # type: ignore[misc]
@@ -243,6 +258,19 @@ class SegmentJudge(FallReader, PlacementReader):
         if not still:
             self.still_since = None
             if self.cand is not None:
+                if self.cand_kind == "placed" and not self.cand_released:
+                    # a level no release led into moved: where to? Up by more than a finger's
+                    # wavering is a new load (the level stands); otherwise it was a finger
+                    # resting on the pawn, now letting go, and the decision waits for the level
+                    # after the release
+                    if self.cand_break_t is None:
+                        self.cand_break_t = t
+                    if t - self.cand_break_t < BREAK_LOOK_MS:
+                        return None
+                    self.cand_break_t = None
+                    if 0.5 * (fs[-1] + fs[-2]) - self.cand[0][0] <= max(tol_f, self.zero_tol_g(pipe)):
+                        self.cand = None
+                        return None
                 return self._finish_cand(pipe, t)
             return None
         if self.still_since is None:
@@ -251,9 +279,8 @@ class SegmentJudge(FallReader, PlacementReader):
         level = (sum(fs) * k, sum(xs) * k, sum(ys) * k)
         if self.cand is not None:
             self.cand = (level, len(fs))
-            if len(fs) >= self.level_n:
-                return self._finish_cand(pipe, t)
-            return None
+            self.cand_break_t = None
+            return self._maybe_finish(pipe, t)
         if tipped:
             return self._judge_tip(pipe, t, level)
         return self._judge(pipe, t, level, ts[0])
@@ -279,6 +306,8 @@ class SegmentJudge(FallReader, PlacementReader):
             return events
         if d_f > 0 and (self._match_size(d_f) or self._near_size(d_f)) is not None:
             self.cand, self.cand_kind = (level, len(pipe.window(pipe.still_n)[0])), "placed"  # type: ignore[index]
+            self.cand_released = self._released_into(pipe, level[0], pipe.still_n, self._still_tol_f(pipe))
+            self.cand_break_t = None
             return self._maybe_finish(pipe, t)
         held = t - (self.still_since or t)
         dec = None
@@ -338,9 +367,17 @@ class SegmentJudge(FallReader, PlacementReader):
         return count <= LONE_LOSS_PAWNS
 
     def _maybe_finish(self, pipe: Pipeline, t: int) -> list[dict] | None:
-        if self.cand is not None and self.cand[1] >= self.level_n:
-            return self._finish_cand(pipe, t)
-        return None
+        if self.cand is None or self.cand[1] < self.level_n:
+            return None
+        if self.cand_kind == "placed" and not self.cand_released and \
+                t - (self.still_since if self.still_since is not None else t) < RELEASE_UNSEEN_MS:
+            # no release was seen: a light finger may still rest on the pawn -- unless the level
+            # puts the load beyond the disc's edge, which no finger on a pawn can (a disc lying tilted)
+            base = self._drifted(t)
+            level = self.cand[0]
+            if not self._lies_tilted(pipe, level[0] - base[0], level[1] - base[1], level[2] - base[2]):
+                return None
+        return self._finish_cand(pipe, t)
 
     def _finish_cand(self, pipe: Pipeline, t: int) -> list[dict]:
         """Emit the pawn event of a candidate level and go back to still."""

@@ -310,3 +310,51 @@ def test_a_hand_that_sets_a_tipped_disc_level_is_part_of_the_tip_not_a_hand(cell
     got = kinds(events)
     assert "tipped" in got and "settled" in got
     assert "hand" not in got, got
+def test_a_light_steady_finger_is_not_read_as_a_heavier_pawn(table, rate: float, cells: int) -> None:
+    """A small pawn (2.1 g) set down with a light finger (6 g, less than any firm press) that
+    rests on it as steadily as a pawn stands for 0.8 s: pawn and finger weigh about a large pawn.
+    The level is taken only after the finger has let go: one small pawn, and the release is no
+    fall of a medium one."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.2)
+    five_pawns(tab)
+    x, y = polar(109, 80)
+    tab.place(15.0, "small", x, y, press_g=6.0, press_s=0.8)
+    events = tab.run(20.0)
+    assert kinds(events) == ["placed"] * 6
+    assert events[-1]["size"] == "small" and events[-1].get("confident", True)
+    assert 15800 - 250 <= events[-1]["t_ms"] <= 15800 + 2500
+    assert (events[-1]["zone"], events[-1]["number"]) == ("yellow", 5)
+
+
+@pytest.mark.parametrize(("rate", "cells"), [(80.0, 4), (10.0, 3)])
+def test_a_pawn_weighed_off_its_nominal_mass_is_reported_unsure_rather_than_lost(table, rate: float,
+                                                                                cells: int) -> None:
+    """The cells' slow wander (or an odd pawn) puts a set-down pawn 30 % off every nominal mass,
+    pressed only lightly: still a placement of the nearest size, marked not confident."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.1)
+    five_pawns(tab)
+    tab.place(15.0, "small", *polar(60, 200), press_g=5.0, press_s=0.2, mass=2.75)
+    events = tab.run(20.0)
+    assert kinds(events) == ["placed"] * 6
+    assert events[-1]["size"] == "small" and events[-1]["confident"] is False
+
+
+@pytest.mark.parametrize(("rate", "cells"), TABLES)
+def test_fingers_steadying_the_disc_during_a_press_do_not_pull_the_pawn_inwards(table, rate: float,
+                                                                                 cells: int) -> None:
+    """A small pawn set down near the rim (133 mm) while the placing hand's other fingers rest
+    on the far side of the disc (35 g at 110 mm, from 0.2 s before the press until it ends): the
+    centre of pressure of the press lies far inside the pawn. The press is no longer one load
+    at one point (its halves disagree), so the pawn stands where the level puts it."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.1)
+    five_pawns(tab)
+    x, y = polar(133, 100)
+    sx, sy = polar(110, 280)
+    end = tab.place(15.0, "small", x, y, press_g=60.0, press_s=0.4)
+    tab.loads.append(lambda s: tab._point(s, 14.8, end, 0.05, 35.0, sx, sy))
+    events = tab.run(20.0)
+    assert kinds(events) == ["placed"] * 6
+    last = events[-1]
+    assert last["size"] == "small"
+    assert (last["zone"], last["number"]) == ("yellow", 6)
+    assert math.hypot(last["x_mm"] - x, last["y_mm"] - y) < 10.0
