@@ -310,6 +310,9 @@ def test_a_hand_that_sets_a_tipped_disc_level_is_part_of_the_tip_not_a_hand(cell
     got = kinds(events)
     assert "tipped" in got and "settled" in got
     assert "hand" not in got, got
+
+
+@pytest.mark.parametrize(("rate", "cells"), TABLES)
 def test_a_light_steady_finger_is_not_read_as_a_heavier_pawn(table, rate: float, cells: int) -> None:
     """A small pawn (2.1 g) set down with a light finger (6 g, less than any firm press) that
     rests on it as steadily as a pawn stands for 0.8 s: pawn and finger weigh about a large pawn.
