@@ -13,6 +13,7 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 from operator import itemgetter
 
 SIZES = ("small", "medium", "large")
@@ -84,7 +85,7 @@ def _picks(records: list[tuple], counts: tuple[int, ...],
     if total <= MAX_COMBOS:
         for pick in itertools.product(*(itertools.combinations(g, c)
                                         for g, c in zip(groups, counts, strict=True))):
-            yield tuple(r for grp in pick for r in grp)
+            yield tuple(chain.from_iterable(pick))
         return
     chosen: list[tuple] = []
     for g, c in zip(groups, counts, strict=True):

@@ -69,6 +69,10 @@ class Pipeline(TipDetectors):
         self._hY: deque[float] = deque(maxlen=hist)
         self._hT: deque[int] = deque(maxlen=hist)
         self._push = (self._hF.append, self._hX.append, self._hY.append, self._hT.append)
+        self._hist_n = hist
+        # inside a segment the history is also kept in plain lists (a window of them is a slice,
+        # and a segment's sample asks for several windows); None while still
+        self._seg: tuple[list[float], list[float], list[float], list[int]] | None = None
         self._judge = SegmentJudge(header, s, self._positional)
         self.pawns: list[Pawn] = []
         # pawns reported fallen that lie on the base plate around the disc: still weighed, not on
@@ -84,6 +88,8 @@ class Pipeline(TipDetectors):
         self._zF = self._zX = self._zY = 0.0  # empty-disc zero (drift), set when empty and still
         self._noise = 0.0  # EMA of |dF| between samples while still
         self._noise_m = 0.0
+        self._sig_f = self._sig_m = 0.0  # sigma_f() and sigma_m() of them (set by ``_noise_changed``)
+        self._noise_changed()
         self._resync_mass: tuple[float, float, float] | None = None
         self._resync_noise = 0.0  # force noise before the resync (mean step, g)
         self._resync_tries = 0
@@ -179,6 +185,16 @@ class Pipeline(TipDetectors):
         if n <= self._warm:
             self._warm_up(F, X, Y)
             return out
+        seg = self._seg
+        if seg is not None:
+            sf, sx, sy, st = seg
+            sf.append(F)
+            sx.append(X)
+            sy.append(Y)
+            st.append(t)
+            if len(sf) > 4 * self._hist_n:
+                keep = -self._hist_n
+                del sf[:keep], sx[:keep], sy[:keep], st[:keep]
         self._segment_step(out)
         return out
 
@@ -238,6 +254,7 @@ class Pipeline(TipDetectors):
         if self._n > 1:
             self._noise += k * (abs(F - self._prevF) - self._noise)
             self._noise_m += k * (math.hypot(X - self._prevX, Y - self._prevY) - self._noise_m)
+            self._noise_changed()
         self._prevF, self._prevX, self._prevY = F, X, Y
         if self._n == self._warm:
             if self._resync_mass is not None and self._resync_noise > 0.0 and \
@@ -248,6 +265,7 @@ class Pipeline(TipDetectors):
                 self._n = 0
                 self._bF = self._bX = self._bY = 0.0
                 self._noise = self._noise_m = 0.0
+                self._noise_changed()
                 return
             self._update_thresholds()
             self._fF, self._fX, self._fY = self._bF, self._bX, self._bY
@@ -260,11 +278,17 @@ class Pipeline(TipDetectors):
 
     def sigma_f(self) -> float:
         """Estimated noise sigma of the total force per sample (grams)."""
-        return max(0.02, self._noise / 1.128)
+        return self._sig_f
 
     def sigma_m(self) -> float:
         """Estimated noise of the moment per sample (g*mm)."""
-        return max(2.0, self._noise_m / 1.77)
+        return self._sig_m
+
+    def _noise_changed(self) -> None:
+        """Set ``sigma_f()`` and ``sigma_m()`` after the noise estimates changed (they are read
+        many times per sample inside a segment, where the estimates stay fixed)."""
+        self._sig_f = max(0.02, self._noise / 1.128)
+        self._sig_m = max(2.0, self._noise_m / 1.77)
 
     def baseline(self) -> tuple[float, float, float]:
         """The still level now (F, Mx, My): the slow baseline plus the drift it lags behind."""
@@ -302,6 +326,7 @@ class Pipeline(TipDetectors):
             dm = math.hypot(X - self._hX[-2], Y - self._hY[-2])
             self._noise = noise + 0.008 * (d - noise)
             self._noise_m += 0.008 * (dm - self._noise_m)
+            self._noise_changed()
         if not self.pawns and not self.base_pawns:
             bF = self._bF
             zF = self._zF
@@ -325,11 +350,13 @@ class Pipeline(TipDetectors):
             self._resync_noise = self._noise
             self._resync_tries = 0
         self._state = STILL
+        self._seg = None
         self.held = None
         self._n = 0
         self._win_done_n = self._still_from_n = 0
         self._bF = self._bX = self._bY = 0.0
         self._noise = self._noise_m = 0.0
+        self._noise_changed()
         self._slope_t = None
         self._strike = None
 
@@ -353,6 +380,7 @@ class Pipeline(TipDetectors):
     def _start_segment(self, out: list[dict]) -> None:
         """A change began: freeze the baseline and analyse until the load is still again."""
         self._state = ACTIVE
+        self._seg = (list(self._hF), list(self._hX), list(self._hY), list(self._hT))
         self._tip_run = 0
         self.landing = None
         self._judge.begin(self, self._t)
@@ -428,9 +456,12 @@ class Pipeline(TipDetectors):
 
     def window(self, n: int) -> tuple[list[float], list[float], list[float], list[int]] | None:
         """The last ``n`` samples of force, moments and times (None if fewer are buffered)."""
-        if len(self._hF) < n:
-            return None
         m = len(self._hF)
+        if m < n:
+            return None
+        seg = self._seg
+        if seg is not None and n > 0:
+            return seg[0][-n:], seg[1][-n:], seg[2][-n:], seg[3][-n:]
         k = m - n
         return (list(islice(self._hF, k, m)), list(islice(self._hX, k, m)), list(islice(self._hY, k, m)),
                 list(islice(self._hT, k, m)))
@@ -440,6 +471,9 @@ class Pipeline(TipDetectors):
         m = len(self._hF)
         if m < n:
             return None
+        seg = self._seg
+        if seg is not None and n > 0:
+            return seg[0][-n:]
         return list(islice(self._hF, m - n, m))
 
     @property
@@ -463,6 +497,7 @@ class Pipeline(TipDetectors):
     def end_segment(self, level: tuple[float, float, float]) -> None:
         """Back to still with a new baseline ``level``."""
         self._state = STILL
+        self._seg = None
         self._still_from_n = self._n
         self._slope_t = None
         self._bF, self._bX, self._bY = level
