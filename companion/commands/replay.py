@@ -39,9 +39,8 @@ def replay_trace(source: str | Path | TextIO, out: TextIO, err: TextIO) -> int:
         try:
             header, rows = read_trace(source)
             pipe = Pipeline(header)
-            for sample in rows:
-                for event in pipe.feed(sample):
-                    spool.write(json.dumps(event) + "\n")
+            for event in pipe.feed_many(rows):  # the same events as feed() on each sample, faster
+                spool.write(json.dumps(event) + "\n")
             for event in pipe.finish():
                 spool.write(json.dumps(event) + "\n")
         except TraceError as exc:
