@@ -13,6 +13,7 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
 
@@ -145,8 +146,8 @@ def _log_like(chosen: tuple[Pawn, ...], counts: tuple[int, ...], nominal: list[f
 
 def _records(pawns: list[Pawn], toward: tuple[float, float] | None, radius_mm: float) -> list[tuple]:
     """Per pawn, what ``_score`` and ``_log_like`` compute of it, computed once per decomposition:
-    (pawn, mass, mass * x, mass * y, positioned, inward cost or None). The same expressions, so
-    the sums over a pick are bit-identical to theirs."""
+    (pawn, mass, mass * x, mass * y, positioned, inward cost or None, index). The same
+    expressions, so the sums over a pick are bit-identical to theirs."""
     out = []
     for p in pawns:
         placed = p.x_mm is not None
@@ -157,17 +158,43 @@ def _records(pawns: list[Pawn], toward: tuple[float, float] | None, radius_mm: f
         if toward is not None and p.x_mm is not None and p.y_mm is not None:
             s_out = (p.x_mm * toward[0] + p.y_mm * toward[1]) / radius_mm
             cost = INWARD_COST * (1.0 - max(-1.0, min(1.0, s_out)))
-        out.append((p, p.mass_g, mx, my, placed, cost))
+        out.append((p, p.mass_g, mx, my, placed, cost, len(out)))
     return out
 
 
-def _best_pick(records: list[tuple], counts: tuple[int, ...], lost_g: float, meas_var: float,
+@lru_cache(maxsize=32)
+def _pick_tables(pawns: tuple[tuple[str, float, float | None, float | None], ...],
+                 toward: tuple[float, float] | None, radius_mm: float) -> dict:
+    """Per count vector (filled by ``_pick_table``), every pick of ``_picks`` among ``pawns``
+    (size, mass, x, y) with what does not depend on the loss. A level judged again on the next
+    sample, or the steps of one staircase, decompose over the same pawns: their picks and sums are
+    made once."""
+    return {}
+
+
+def _pick_table(tables: dict, records: list[tuple], counts: tuple[int, ...],
+                toward: tuple[float, float] | None) -> tuple[tuple, ...]:
+    """The picks for ``counts``: (indices into the pawns, mass, moment x, moment y, all placed,
+    inward costs), the sums taken as ``_score`` and ``_log_like`` take them (bit-identical)."""
+    table = tables.get(counts)
+    if table is None:
+        rows = []
+        for chosen in _picks(records, counts, toward):
+            placed = all(map(_PLACED, chosen))
+            moment = placed and all(r[2] is not None for r in chosen)
+            rows.append((tuple(r[6] for r in chosen), sum(map(_MASS, chosen)),
+                         sum(map(_MX, chosen)) if moment else None, sum(map(_MY, chosen)) if moment else None,
+                         placed, tuple(r[5] for r in chosen if r[5] is not None)))
+        table = tables[counts] = tuple(rows)
+    return table
+
+
+def _first_pick(records: list[tuple], counts: tuple[int, ...], lost_g: float, meas_var: float,
                like_var: float, lost_moment: tuple[float, float] | None, moment_tol_gmm: float,
                toward: tuple[float, float] | None, per_pawn: float,
-               ws: list[float]) -> tuple[float, tuple[Pawn, ...], float | None]:
-    """The best-scoring pick of pawns for ``counts`` (``_score``), appending every pick's log weight
-    (``_log_like``) to ``ws``: the arithmetic of those two functions, in their order, on the
-    per-pawn values of ``_records`` (the cost of a decomposition is most of a fall's reading)."""
+               ws: list[float]) -> tuple[float, tuple[int, ...], float | None]:
+    """``_best_pick`` straight from the per-pawn values of ``_records`` (no table of picks is
+    kept): the first decomposition over a set of pawns, which is most often the only one."""
     sq = math.sqrt(meas_var)
     n_cost = per_pawn * sum(counts)
     m_var = moment_tol_gmm ** 2
@@ -199,7 +226,41 @@ def _best_pick(records: list[tuple], counts: tuple[int, ...], lost_g: float, mea
         ws.append(ll)
         if score < best:
             best, best_pick, best_mres = score, chosen, mres
-    return best, tuple(r[0] for r in best_pick), best_mres
+    return best, tuple(r[6] for r in best_pick), best_mres
+
+
+def _best_pick(table: tuple[tuple, ...], counts: tuple[int, ...], lost_g: float, meas_var: float,
+               like_var: float, lost_moment: tuple[float, float] | None, moment_tol_gmm: float,
+               per_pawn: float, ws: list[float]) -> tuple[float, tuple[int, ...], float | None]:
+    """The best-scoring pick of ``table`` (``_score``; its indices), appending every pick's log
+    weight (``_log_like``) to ``ws``: the arithmetic of those two functions, in their order (the
+    cost of a decomposition is most of a fall's reading)."""
+    sq = math.sqrt(meas_var)
+    n_cost = per_pawn * sum(counts)
+    m_var = moment_tol_gmm ** 2
+    lm = lost_moment
+    best = math.inf
+    best_pick: tuple[int, ...] = ()
+    best_mres: float | None = None
+    for idx, mass, mx, my, placed, costs in table:
+        dm = lost_g - mass
+        score = abs(dm) / sq + per_pawn * len(idx)
+        ll = -0.5 * dm ** 2 / like_var - n_cost
+        mres = None
+        if lm is not None and placed:
+            ex = lm[0] - mx
+            ey = lm[1] - my
+            mres = math.hypot(ex, ey)
+            score += mres / moment_tol_gmm
+            ll -= 0.5 * (ex ** 2 + ey ** 2) / m_var
+        for cost in costs:
+            score += cost
+        for cost in costs:
+            ll -= cost
+        ws.append(ll)
+        if score < best:
+            best, best_pick, best_mres = score, idx, mres
+    return best, best_pick, best_mres
 
 
 _MASS, _MX, _MY, _PLACED = itemgetter(1), itemgetter(2), itemgetter(3), itemgetter(4)
@@ -245,6 +306,7 @@ def decompose(
     fits: list[tuple[float, tuple[int, ...], tuple[Pawn, ...], float | None]] = []
     weights: dict[tuple[int, ...], list[float]] = {}
     records: list[tuple] | None = None
+    tables: dict = {}
     for z_mass, counts in vectors[:MAX_VECTORS]:
         if not tracked:
             fits.append((z_mass, counts, (), None))
@@ -257,11 +319,21 @@ def decompose(
         like_var = meas_var + sum(counts) * PAWN_MASS_ERR_G ** 2
         if records is None:
             records = _records(on_disc, toward, radius_mm)
-        score, chosen, mres = _best_pick(records, counts, lost_g, meas_var, like_var, lost_moment,
-                                         moment_tol_gmm, toward, per_pawn, weights.setdefault(counts, []))
-        fits.append((score, counts, chosen, mres))
+            values = tuple((p.size, p.mass_g, p.x_mm, p.y_mm) for p in on_disc)
+            tables = _pick_tables(values, toward, radius_mm)
+        ws = weights.setdefault(counts, [])
+        if tables.get("seen") is None:  # the first reading over these pawns: no table of picks yet
+            score, idx, mres = _first_pick(records, counts, lost_g, meas_var, like_var, lost_moment,
+                                           moment_tol_gmm, toward, per_pawn, ws)
+        else:  # the same pawns again (a level judged on every sample, a staircase's steps)
+            table = _pick_table(tables, records, counts, toward)
+            score, idx, mres = _best_pick(table, counts, lost_g, meas_var, like_var, lost_moment,
+                                          moment_tol_gmm, per_pawn, ws)
+        fits.append((score, counts, tuple(on_disc[i] for i in idx), mres))
     if not fits:
         return None
+    if tracked:
+        tables["seen"] = True
     fits.sort(key=lambda f: f[0])
     z0, counts0, pawns0, _ = fits[0]
     # confident from the posterior: the chosen counts must hold at least CONFIDENT_P of the

@@ -55,9 +55,9 @@ def test_weighed_falls_infers_pawns_left_on_the_base_plate() -> None:
 
 def test_fast_pick_scoring_is_bit_identical_to_the_reference_formulas() -> None:
     """``_best_pick`` (the decomposition's inner loop) computes ``_score`` and ``_log_like`` for
-    every pick from per-pawn values computed once: the same best pick, score, moment residual and
-    log weights, to the bit, with and without moment, tip side, unplaced pawns and the fallback
-    pick (more combinations than ``MAX_COMBOS``)."""
+    every pick from per-pick sums made once (``_pick_table``): the same best pick, score, moment
+    residual and log weights, to the bit, with and without moment, tip side, unplaced pawns and the
+    fallback pick (more combinations than ``MAX_COMBOS``); and so does ``_first_pick`` (no table)."""
     import math
     import random
 
@@ -93,6 +93,11 @@ def test_fast_pick_scoring_is_bit_identical_to_the_reference_formulas() -> None:
             if score < best[0]:
                 best = (score, pick, mres)
         ws: list[float] = []
-        got = falls._best_pick(falls._records(pawns, toward, 150.0), counts, lost, meas_var, like_var, moment,
-                               tol, toward, per_pawn, ws)
-        assert got == best and ws == ref_ws
+        table = falls._pick_table({}, falls._records(pawns, toward, 150.0), counts, toward)
+        score, idx, mres = falls._best_pick(table, counts, lost, meas_var, like_var, moment, tol, per_pawn,
+                                            ws)
+        assert (score, tuple(pawns[i] for i in idx), mres) == best and ws == ref_ws
+        first_ws: list[float] = []
+        first = falls._first_pick(falls._records(pawns, toward, 150.0), counts, lost, meas_var, like_var,
+                                  moment, tol, toward, per_pawn, first_ws)
+        assert first == (score, idx, mres) and first_ws == ref_ws
