@@ -42,6 +42,7 @@ SHORT = {
     "false_events_per_hour": "false events/h, bump-only",
     "slowest_trace_realtime_factor": "replay x real time, slowest trace",
     "feed_p999_ms": "feed() p99.9 ms (worst trace)",
+    "feed_max_ms": "feed() slowest call ms (same trace)",
 }
 
 

@@ -175,6 +175,7 @@ class Tally:
                                            if self.play_ms else None),
             "slowest_trace_realtime_factor": min(self.trace_realtime) if self.trace_realtime else None,
             "feed_p999_ms": pct(self.feed_us, 0.999) / 1000 if self.feed_us else None,
+            "feed_max_ms": max(self.feed_us) / 1000 if self.feed_us else None,  # the slowest call of all
             "realtime_factor": (self.trace_ms / 1000 / self.cpu_s) if self.cpu_s > 0 else None,
             "parse_only_realtime_factor": (self.parse_trace_ms / 1000 / self.parse_cpu_s
                                            if self.parse_cpu_s > 0 else None),

@@ -79,6 +79,7 @@ class Client(threading.Thread):
         self.connected = threading.Event()
         self.sensing: dict = {}
         self.live: list[tuple[float, bool]] = []  # (arrival time, disc still and level) per live message
+        self.settled: list[float] = []  # arrival times of ``settled`` feed entries
         self._sock = None
 
     def run(self) -> None:
@@ -106,6 +107,9 @@ class Client(threading.Thread):
                     for entry in json.loads(text[6:]).get("events", []):
                         if entry.get("kind") == "tipped":
                             self.arrivals.setdefault(entry["at"], (now, entry["at"]))
+                        elif entry.get("kind") == "settled":
+                            self.settled.append(now)
+                            del self.settled[:-50]
         except (OSError, ValueError, http.client.HTTPException):
             return
 
@@ -158,18 +162,38 @@ def _request(port: int, method: str, path: str, pin: str | None = None) -> dict:
 
 
 LEVEL_FOR_S = 1.0  # the disc must read still and level this long before the next knock
+REFRACTORY_MARGIN_S = 0.5  # ... and the pipeline's tip refractory window must be over by this much
+
+
+def _refractory_s() -> float:
+    """How long after a ``settled`` the sensing pipeline reads no new tip without a placement
+    (the disc righting itself swings the moment: ``SensingSettings.tip_refractory_ms``)."""
+    from companion.sensing.settings import SensingSettings
+
+    return SensingSettings().tip_refractory_ms / 1000.0
 
 
 def _wait_level(reader: Client, since: float | None = None, timeout_s: float = 15.0) -> None:
     """Wait until the disc is still and level again after the knock whose ``tipped`` arrived at ``since``.
 
-    Only live messages that arrived after the ``tipped`` count: the disc must first be seen
-    tipped (not still or not level) — or 2 s must have passed — and then fresh live messages
-    must show it still and level for a whole second (``LEVEL_FOR_S``), as a player would wait.
+    The tip episode must have ended (a ``settled`` arrived after ``since``) and the pipeline's
+    tip refractory window after it must be over: a knock inside it, with no pawn placed since,
+    is not read as a tip (the disc righting itself swings the moment for a second or two), and
+    every other knock used to go unseen (10 of 20). Then fresh live messages must show the disc
+    still and level for a whole second (``LEVEL_FOR_S``), as a player would wait.
     (Reading the last live view alone once let the next knock go out ~0.2 s after a ``tipped``,
     while the view was still the one from before the tip, and the knock found the disc tipped.)
     """
     deadline = time.monotonic() + timeout_s
+    if since is not None:
+        while time.monotonic() < deadline:
+            done = [at for at in list(reader.settled) if at > since]
+            if done:
+                rest = done[0] + _refractory_s() + REFRACTORY_MARGIN_S - time.time()
+                if rest > 0:
+                    time.sleep(min(rest, max(0.0, deadline - time.monotonic())))
+                break
+            time.sleep(0.05)
     while time.monotonic() < deadline:
         fresh = [(at, level) for at, level in list(reader.live) if since is None or at > since]
         if since is not None:

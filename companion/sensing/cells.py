@@ -19,6 +19,7 @@ from companion.sensing.trace import BAD_CODES, RAW_MAX, RAW_MIN, TraceHeader
 
 _BAD_CODES = BAD_CODES
 _BAD = frozenset((None, *_BAD_CODES))  # a row holding none of these may take the fast path
+BAD_CODES_AND_MISSED = _BAD
 ALONE_RATIO = 50.0  # noise this far above every other cell's is no load's, whatever they do
 BIG_JUMP_G = 40.0  # a per-sample jump this big, far above the other cells', is held as a glitch
 
@@ -209,9 +210,16 @@ class CellFilter:
 
     def _replaced(self, t_ms: int, used: tuple[int, ...]) -> list[dict] | None:
         """A clean row while a failed cell is replaced by its estimate (its reading zeroed)."""
-        f = sum(map(mul, used, self._kf)) - self._cf
-        x = sum(map(mul, used, self._kx)) - self._cx
-        y = sum(map(mul, used, self._ky)) - self._cy
+        if self.n == 4:  # written out as in ``update`` (the same sums, to the bit)
+            f0, f1, f2, f3, x0, x1, x2, x3, y0, y1, y2, y3, cf, cx, cy = self._k
+            a, b, c, d = used
+            f = 0.0 + a * f0 + b * f1 + c * f2 + d * f3 - cf
+            x = 0.0 + a * x0 + b * x1 + c * x2 + d * x3 - cx
+            y = 0.0 + a * y0 + b * y1 + c * y2 + d * y3 - cy
+        else:
+            f = sum(map(mul, used, self._kf)) - self._cf
+            x = sum(map(mul, used, self._kx)) - self._cx
+            y = sum(map(mul, used, self._ky)) - self._cy
         j, jm = self._jump, self._jump_m
         if not (-j <= f - self.F <= j and -jm <= x - self.X <= jm and -jm <= y - self.Y <= jm):
             return self._slow(t_ms, used)

@@ -13,6 +13,9 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import chain
+from operator import itemgetter
 
 SIZES = ("small", "medium", "large")
 MAX_COMBOS = 300  # pawn subsets tried exactly per count vector; beyond, the likeliest pick only
@@ -72,23 +75,23 @@ def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: 
     return out
 
 
-def _picks(pawns: list[Pawn], counts: tuple[int, ...],
-           toward: tuple[float, float] | None) -> Iterator[tuple[Pawn, ...]]:
-    """Which pawns of each size: every combination when few, else the likeliest one (the pawns
-    standing furthest out on the tipped side, or the most recently placed)."""
-    groups = [[p for p in pawns if p.size == s] for s in SIZES]
+def _picks(records: list[tuple], counts: tuple[int, ...],
+           toward: tuple[float, float] | None) -> Iterator[tuple[tuple, ...]]:
+    """Which pawns of each size (as their ``_records``): every combination when few, else the
+    likeliest one (the pawns standing furthest out on the tipped side, or the most recently placed)."""
+    groups = [[r for r in records if r[0].size == s] for s in SIZES]
     total = 1
     for g, c in zip(groups, counts, strict=True):
         total *= math.comb(len(g), c)
     if total <= MAX_COMBOS:
         for pick in itertools.product(*(itertools.combinations(g, c)
                                         for g, c in zip(groups, counts, strict=True))):
-            yield tuple(p for grp in pick for p in grp)
+            yield tuple(chain.from_iterable(pick))
         return
-    chosen: list[Pawn] = []
+    chosen: list[tuple] = []
     for g, c in zip(groups, counts, strict=True):
         if toward is not None:
-            g = sorted(g, key=lambda p: -((p.x_mm or 0.0) * toward[0] + (p.y_mm or 0.0) * toward[1]))
+            g = sorted(g, key=lambda r: -((r[0].x_mm or 0.0) * toward[0] + (r[0].y_mm or 0.0) * toward[1]))
         else:
             g = g[::-1]
         chosen.extend(g[:c])
@@ -99,7 +102,8 @@ def _score(chosen: tuple[Pawn, ...], lost_g: float, meas_var: float,
            lost_moment: tuple[float, float] | None, moment_tol_gmm: float,
            toward: tuple[float, float] | None, radius_mm: float,
            per_pawn: float = PER_PAWN) -> tuple[float, float | None]:
-    """Score of one set of pawns (lower is better) and its moment residual."""
+    """Score of one set of pawns (lower is better) and its moment residual (the reference formula:
+    ``_best_pick`` computes it for every pick at once, and a test checks they agree bit for bit)."""
     mass = sum(p.mass_g for p in chosen)
     score = abs(lost_g - mass) / math.sqrt(meas_var) + per_pawn * len(chosen)
     mres: float | None = None
@@ -121,7 +125,8 @@ def _log_like(chosen: tuple[Pawn, ...], counts: tuple[int, ...], nominal: list[f
               toward: tuple[float, float] | None, radius_mm: float, per_pawn: float) -> float:
     """Log of likelihood times prior of one reading: the mass lost (Gaussian, ``var``), the moment
     lost (Gaussian, ``moment_sigma``), ``per_pawn`` per pawn (fewer pawns at once are likelier)
-    and, after a tip, the order in which pawns reach the rim (outermost on the tipped side first)."""
+    and, after a tip, the order in which pawns reach the rim (outermost on the tipped side first).
+    The reference formula of ``_best_pick``'s log weights (a test checks they agree bit for bit)."""
     if chosen:
         mass = sum(p.mass_g for p in chosen)
     else:
@@ -137,6 +142,128 @@ def _log_like(chosen: tuple[Pawn, ...], counts: tuple[int, ...], nominal: list[f
                 s_out = (p.x_mm * toward[0] + p.y_mm * toward[1]) / radius_mm
                 ll -= INWARD_COST * (1.0 - max(-1.0, min(1.0, s_out)))
     return ll
+
+
+def _records(pawns: list[Pawn], toward: tuple[float, float] | None, radius_mm: float) -> list[tuple]:
+    """Per pawn, what ``_score`` and ``_log_like`` compute of it, computed once per decomposition:
+    (pawn, mass, mass * x, mass * y, positioned, inward cost or None, index). The same
+    expressions, so the sums over a pick are bit-identical to theirs."""
+    out = []
+    for p in pawns:
+        placed = p.x_mm is not None
+        mx = my = cost = None
+        if placed and p.y_mm is not None:
+            mx = p.mass_g * p.x_mm  # type: ignore[operator]
+            my = p.mass_g * p.y_mm
+        if toward is not None and p.x_mm is not None and p.y_mm is not None:
+            s_out = (p.x_mm * toward[0] + p.y_mm * toward[1]) / radius_mm
+            cost = INWARD_COST * (1.0 - max(-1.0, min(1.0, s_out)))
+        out.append((p, p.mass_g, mx, my, placed, cost, len(out)))
+    return out
+
+
+@lru_cache(maxsize=32)
+def _pick_tables(pawns: tuple[tuple[str, float, float | None, float | None], ...],
+                 toward: tuple[float, float] | None, radius_mm: float) -> dict:
+    """Per count vector (filled by ``_pick_table``), every pick of ``_picks`` among ``pawns``
+    (size, mass, x, y) with what does not depend on the loss. A level judged again on the next
+    sample, or the steps of one staircase, decompose over the same pawns: their picks and sums are
+    made once."""
+    return {}
+
+
+def _pick_table(tables: dict, records: list[tuple], counts: tuple[int, ...],
+                toward: tuple[float, float] | None) -> tuple[tuple, ...]:
+    """The picks for ``counts``: (indices into the pawns, mass, moment x, moment y, all placed,
+    inward costs), the sums taken as ``_score`` and ``_log_like`` take them (bit-identical)."""
+    table = tables.get(counts)
+    if table is None:
+        rows = []
+        for chosen in _picks(records, counts, toward):
+            placed = all(map(_PLACED, chosen))
+            moment = placed and all(r[2] is not None for r in chosen)
+            rows.append((tuple(r[6] for r in chosen), sum(map(_MASS, chosen)),
+                         sum(map(_MX, chosen)) if moment else None, sum(map(_MY, chosen)) if moment else None,
+                         placed, tuple(r[5] for r in chosen if r[5] is not None)))
+        table = tables[counts] = tuple(rows)
+    return table
+
+
+def _first_pick(records: list[tuple], counts: tuple[int, ...], lost_g: float, meas_var: float,
+               like_var: float, lost_moment: tuple[float, float] | None, moment_tol_gmm: float,
+               toward: tuple[float, float] | None, per_pawn: float,
+               ws: list[float]) -> tuple[float, tuple[int, ...], float | None]:
+    """``_best_pick`` straight from the per-pawn values of ``_records`` (no table of picks is
+    kept): the first decomposition over a set of pawns, which is most often the only one."""
+    sq = math.sqrt(meas_var)
+    n_cost = per_pawn * sum(counts)
+    m_var = moment_tol_gmm ** 2
+    lm = lost_moment
+    best = math.inf
+    best_pick: tuple = ()
+    best_mres: float | None = None
+    for chosen in _picks(records, counts, toward):
+        mass = sum(map(_MASS, chosen))
+        dm = lost_g - mass
+        score = abs(dm) / sq + per_pawn * len(chosen)
+        ll = -0.5 * dm ** 2 / like_var - n_cost
+        mres = None
+        if lm is not None and all(map(_PLACED, chosen)):
+            ex = lm[0] - sum(map(_MX, chosen))
+            ey = lm[1] - sum(map(_MY, chosen))
+            mres = math.hypot(ex, ey)
+            score += mres / moment_tol_gmm
+            ll -= 0.5 * (ex ** 2 + ey ** 2) / m_var
+        if toward is not None:
+            for r in chosen:
+                cost = r[5]
+                if cost is not None:
+                    score += cost
+            for r in chosen:
+                cost = r[5]
+                if cost is not None:
+                    ll -= cost
+        ws.append(ll)
+        if score < best:
+            best, best_pick, best_mres = score, chosen, mres
+    return best, tuple(r[6] for r in best_pick), best_mres
+
+
+def _best_pick(table: tuple[tuple, ...], counts: tuple[int, ...], lost_g: float, meas_var: float,
+               like_var: float, lost_moment: tuple[float, float] | None, moment_tol_gmm: float,
+               per_pawn: float, ws: list[float]) -> tuple[float, tuple[int, ...], float | None]:
+    """The best-scoring pick of ``table`` (``_score``; its indices), appending every pick's log
+    weight (``_log_like``) to ``ws``: the arithmetic of those two functions, in their order (the
+    cost of a decomposition is most of a fall's reading)."""
+    sq = math.sqrt(meas_var)
+    n_cost = per_pawn * sum(counts)
+    m_var = moment_tol_gmm ** 2
+    lm = lost_moment
+    best = math.inf
+    best_pick: tuple[int, ...] = ()
+    best_mres: float | None = None
+    for idx, mass, mx, my, placed, costs in table:
+        dm = lost_g - mass
+        score = abs(dm) / sq + per_pawn * len(idx)
+        ll = -0.5 * dm ** 2 / like_var - n_cost
+        mres = None
+        if lm is not None and placed:
+            ex = lm[0] - mx
+            ey = lm[1] - my
+            mres = math.hypot(ex, ey)
+            score += mres / moment_tol_gmm
+            ll -= 0.5 * (ex ** 2 + ey ** 2) / m_var
+        for cost in costs:
+            score += cost
+        for cost in costs:
+            ll -= cost
+        ws.append(ll)
+        if score < best:
+            best, best_pick, best_mres = score, idx, mres
+    return best, best_pick, best_mres
+
+
+_MASS, _MX, _MY, _PLACED = itemgetter(1), itemgetter(2), itemgetter(3), itemgetter(4)
 
 
 def _posterior(weights: dict[tuple[int, ...], list[float]], best: tuple[int, ...]) -> float:
@@ -178,6 +305,8 @@ def decompose(
     vectors = _mass_fits(lost_g, nominal, limits, sigma_g, spread_frac)
     fits: list[tuple[float, tuple[int, ...], tuple[Pawn, ...], float | None]] = []
     weights: dict[tuple[int, ...], list[float]] = {}
+    records: list[tuple] | None = None
+    tables: dict = {}
     for z_mass, counts in vectors[:MAX_VECTORS]:
         if not tracked:
             fits.append((z_mass, counts, (), None))
@@ -188,18 +317,23 @@ def decompose(
             continue
         meas_var = sigma_g ** 2 + sum(c * (0.01 * m) ** 2 for c, m in zip(counts, nominal, strict=True))
         like_var = meas_var + sum(counts) * PAWN_MASS_ERR_G ** 2
-        best = (math.inf, (), None)
+        if records is None:
+            records = _records(on_disc, toward, radius_mm)
+            values = tuple((p.size, p.mass_g, p.x_mm, p.y_mm) for p in on_disc)
+            tables = _pick_tables(values, toward, radius_mm)
         ws = weights.setdefault(counts, [])
-        for chosen in _picks(on_disc, counts, toward):
-            score, mres = _score(chosen, lost_g, meas_var, lost_moment, moment_tol_gmm, toward, radius_mm,
-                                 per_pawn)
-            ws.append(_log_like(chosen, counts, nominal, lost_g, like_var, lost_moment, moment_tol_gmm,
-                                toward, radius_mm, per_pawn))
-            if score < best[0]:
-                best = (score, chosen, mres)
-        fits.append((best[0], counts, best[1], best[2]))
+        if tables.get("seen") is None:  # the first reading over these pawns: no table of picks yet
+            score, idx, mres = _first_pick(records, counts, lost_g, meas_var, like_var, lost_moment,
+                                           moment_tol_gmm, toward, per_pawn, ws)
+        else:  # the same pawns again (a level judged on every sample, a staircase's steps)
+            table = _pick_table(tables, records, counts, toward)
+            score, idx, mres = _best_pick(table, counts, lost_g, meas_var, like_var, lost_moment,
+                                          moment_tol_gmm, per_pawn, ws)
+        fits.append((score, counts, tuple(on_disc[i] for i in idx), mres))
     if not fits:
         return None
+    if tracked:
+        tables["seen"] = True
     fits.sort(key=lambda f: f[0])
     z0, counts0, pawns0, _ = fits[0]
     # confident from the posterior: the chosen counts must hold at least CONFIDENT_P of the

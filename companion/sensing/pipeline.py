@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterable
 from itertools import islice
 
-from companion.sensing.cells import CellFilter
+from companion.sensing.cells import BAD_CODES_AND_MISSED, CellFilter
 from companion.sensing.explain import Held, held_expired
 from companion.sensing.falls import Pawn
 from companion.sensing.release import ReleaseLimits, ReleaseWatch
@@ -69,6 +70,10 @@ class Pipeline(TipDetectors):
         self._hY: deque[float] = deque(maxlen=hist)
         self._hT: deque[int] = deque(maxlen=hist)
         self._push = (self._hF.append, self._hX.append, self._hY.append, self._hT.append)
+        self._hist_n = hist
+        # inside a segment the history is also kept in plain lists (a window of them is a slice,
+        # and a segment's sample asks for several windows); None while still
+        self._seg: tuple[list[float], list[float], list[float], list[int]] | None = None
         self._judge = SegmentJudge(header, s, self._positional)
         self.pawns: list[Pawn] = []
         # pawns reported fallen that lie on the base plate around the disc: still weighed, not on
@@ -84,6 +89,8 @@ class Pipeline(TipDetectors):
         self._zF = self._zX = self._zY = 0.0  # empty-disc zero (drift), set when empty and still
         self._noise = 0.0  # EMA of |dF| between samples while still
         self._noise_m = 0.0
+        self._sig_f = self._sig_m = 0.0  # sigma_f() and sigma_m() of them (set by ``_noise_changed``)
+        self._noise_changed()
         self._resync_mass: tuple[float, float, float] | None = None
         self._resync_noise = 0.0  # force noise before the resync (mean step, g)
         self._resync_tries = 0
@@ -137,7 +144,11 @@ class Pipeline(TipDetectors):
         if len(raw) != cells.n:
             raise ValueError(f"sample at t_ms={t} has {len(raw)} cells, the header has {cells.n}")
         self._t = t
-        faults = cells.update(t, raw)
+        return self._after_cells(t, cells.update(t, raw))
+
+    def _after_cells(self, t: int, faults: list[dict] | None) -> list[dict]:
+        """``feed`` once the cells have taken the sample (``faults``: their fault events)."""
+        cells = self._cells
         # a cell is only replaced (``remapped``) on a row that reports its fault
         if (faults is not None or cells.faults or self._degraded) and self._fault_gate():
             return list(faults) if faults else []
@@ -180,7 +191,122 @@ class Pipeline(TipDetectors):
         if n <= self._warm:
             self._warm_up(F, X, Y)
             return out
+        seg = self._seg
+        if seg is not None:
+            sf, sx, sy, st = seg
+            sf.append(F)
+            sx.append(X)
+            sy.append(Y)
+            st.append(t)
+            if len(sf) > 4 * self._hist_n:
+                keep = -self._hist_n
+                del sf[:keep], sx[:keep], sy[:keep], st[:keep]
         self._segment_step(out)
+        return out
+
+    def feed_many(self, samples: Iterable[Sample]) -> list[dict]:
+        """``feed`` every sample of ``samples`` in turn and return all their events, in order:
+        exactly what calling ``feed`` on each would return (``replay`` uses it).
+
+        The commonest sample -- every cell read, no glitch, no cell replaced, the disc still --
+        is taken here with the cells' fast path (``CellFilter.update``) and the still path of
+        ``feed`` written out in one loop, in the same order, without two calls and their lists
+        per sample. A sample the cells' fast path does not take goes to ``feed`` before any state
+        has changed; one the still path does not take goes on as ``feed`` would (``_after_cells``).
+        """
+        out: list[dict] = []
+        feed = self.feed
+        cells = self._cells
+        n_cells = cells.n
+        if n_cells not in (3, 4):
+            for sample in samples:
+                out.extend(feed(sample))
+            return out
+        bad = BAD_CODES_AND_MISSED
+        a = self._a_fast
+        b = self._a_base
+        warm = self._warm
+        pf, px, py, pt = self._push
+        jump, jump_m = cells._jump, cells._jump_m
+        for sample in samples:
+            raw = sample.raw
+            if not (cells._fast and len(raw) == n_cells and bad.isdisjoint(raw)):
+                events = feed(sample)
+                if events:
+                    out.extend(events)
+                continue
+            # the cells' fast path (``CellFilter.update``): nothing changes unless the jump is small
+            if n_cells == 4:
+                f0, f1, f2, f3, x0, x1, x2, x3, y0, y1, y2, y3, cf, cx, cy = cells._k
+                r0, r1, r2, r3 = raw  # type: ignore[misc]
+                F = 0.0 + r0 * f0 + r1 * f1 + r2 * f2 + r3 * f3 - cf
+                X = 0.0 + r0 * x0 + r1 * x1 + r2 * x2 + r3 * x3 - cx
+                Y = 0.0 + r0 * y0 + r1 * y1 + r2 * y2 + r3 * y3 - cy
+            else:
+                f0, f1, f2, x0, x1, x2, y0, y1, y2, cf, cx, cy = cells._k
+                r0, r1, r2 = raw  # type: ignore[misc]
+                F = 0.0 + r0 * f0 + r1 * f1 + r2 * f2 - cf
+                X = 0.0 + r0 * x0 + r1 * x1 + r2 * x2 - cx
+                Y = 0.0 + r0 * y0 + r1 * y1 + r2 * y2 - cy
+            if not (-jump <= F - cells.F <= jump and -jump_m <= X - cells.X <= jump_m
+                    and -jump_m <= Y - cells.Y <= jump_m):
+                out.extend(feed(sample))
+                continue
+            t = sample.t_ms
+            self._t = t
+            cells.F, cells.X, cells.Y = F, X, Y
+            if cells._model_ok:
+                slow = cells._slow_f
+                slow += 0.01 * (F - slow)
+                cells._slow_f = slow
+                if F - slow > 15.0 or F - slow < -15.0:
+                    cells._model.observe(cells.grams_of(raw), t)  # type: ignore[arg-type]
+            cells.ok = raw  # type: ignore[assignment]
+            if cells._runs:
+                cells._runs = False
+                cells._rail = [0] * n_cells
+                cells._dead = [0] * n_cells
+            cells._block.append(raw)
+            rows = cells._rows = cells._rows + 1
+            faults = None
+            if rows >= cells._due:
+                faults = cells._bookkeeping(t, raw, None)
+            elif cells.faults:
+                cells._maybe_clear(t)
+            n = self._n + 1
+            if faults is not None or cells.faults or self._degraded or self._state is not STILL or n <= warm:
+                out.extend(self._after_cells(t, faults))
+                continue
+            # the still path of ``feed``
+            pf(F)
+            px(X)
+            py(Y)
+            pt(t)
+            fF = self._fF = self._fF + a * (F - self._fF)
+            fX = self._fX = self._fX + a * (X - self._fX)
+            fY = self._fY = self._fY + a * (Y - self._fY)
+            self._n = n
+            bF = self._bF
+            trig = self._trig_f
+            if -trig <= fF - bF <= trig:
+                bX = self._bX
+                bY = self._bY
+                dX = fX - bX
+                dY = fY - bY
+                if dX * dX + dY * dY <= self._trig_m2:
+                    self._bF = bF + b * (F - bF)
+                    self._bX = bX + b * (X - bX)
+                    self._bY = bY + b * (Y - bY)
+                    if n & 3 == 0:
+                        self._still_upkeep(F, X, Y)
+                        if self.held is not None:
+                            expired = held_expired(self._judge, self, t)
+                            if expired:
+                                out.extend(expired)
+                    continue
+            events = []
+            self._start_segment(events)
+            out.extend(events)
         return out
 
     def _fault_gate(self) -> bool:
@@ -239,6 +365,7 @@ class Pipeline(TipDetectors):
         if self._n > 1:
             self._noise += k * (abs(F - self._prevF) - self._noise)
             self._noise_m += k * (math.hypot(X - self._prevX, Y - self._prevY) - self._noise_m)
+            self._noise_changed()
         self._prevF, self._prevX, self._prevY = F, X, Y
         if self._n == self._warm:
             if self._resync_mass is not None and self._resync_noise > 0.0 and \
@@ -249,6 +376,7 @@ class Pipeline(TipDetectors):
                 self._n = 0
                 self._bF = self._bX = self._bY = 0.0
                 self._noise = self._noise_m = 0.0
+                self._noise_changed()
                 return
             self._update_thresholds()
             self._fF, self._fX, self._fY = self._bF, self._bX, self._bY
@@ -261,11 +389,17 @@ class Pipeline(TipDetectors):
 
     def sigma_f(self) -> float:
         """Estimated noise sigma of the total force per sample (grams)."""
-        return max(0.02, self._noise / 1.128)
+        return self._sig_f
 
     def sigma_m(self) -> float:
         """Estimated noise of the moment per sample (g*mm)."""
-        return max(2.0, self._noise_m / 1.77)
+        return self._sig_m
+
+    def _noise_changed(self) -> None:
+        """Set ``sigma_f()`` and ``sigma_m()`` after the noise estimates changed (they are read
+        many times per sample inside a segment, where the estimates stay fixed)."""
+        self._sig_f = max(0.02, self._noise / 1.128)
+        self._sig_m = max(2.0, self._noise_m / 1.77)
 
     def baseline(self) -> tuple[float, float, float]:
         """The still level now (F, Mx, My): the slow baseline plus the drift it lags behind."""
@@ -303,6 +437,7 @@ class Pipeline(TipDetectors):
             dm = math.hypot(X - self._hX[-2], Y - self._hY[-2])
             self._noise = noise + 0.008 * (d - noise)
             self._noise_m += 0.008 * (dm - self._noise_m)
+            self._noise_changed()
         if not self.pawns and not self.base_pawns:
             bF = self._bF
             zF = self._zF
@@ -326,11 +461,13 @@ class Pipeline(TipDetectors):
             self._resync_noise = self._noise
             self._resync_tries = 0
         self._state = STILL
+        self._seg = None
         self.held = None
         self._n = 0
         self._win_done_n = self._still_from_n = 0
         self._bF = self._bX = self._bY = 0.0
         self._noise = self._noise_m = 0.0
+        self._noise_changed()
         self._slope_t = None
         self._strike = None
 
@@ -354,6 +491,7 @@ class Pipeline(TipDetectors):
     def _start_segment(self, out: list[dict]) -> None:
         """A change began: freeze the baseline and analyse until the load is still again."""
         self._state = ACTIVE
+        self._seg = (list(self._hF), list(self._hX), list(self._hY), list(self._hT))
         self._tip_run = 0
         self.landing = None
         self._judge.begin(self, self._t)
@@ -429,9 +567,12 @@ class Pipeline(TipDetectors):
 
     def window(self, n: int) -> tuple[list[float], list[float], list[float], list[int]] | None:
         """The last ``n`` samples of force, moments and times (None if fewer are buffered)."""
-        if len(self._hF) < n:
-            return None
         m = len(self._hF)
+        if m < n:
+            return None
+        seg = self._seg
+        if seg is not None and n > 0:
+            return seg[0][-n:], seg[1][-n:], seg[2][-n:], seg[3][-n:]
         k = m - n
         return (list(islice(self._hF, k, m)), list(islice(self._hX, k, m)), list(islice(self._hY, k, m)),
                 list(islice(self._hT, k, m)))
@@ -441,6 +582,9 @@ class Pipeline(TipDetectors):
         m = len(self._hF)
         if m < n:
             return None
+        seg = self._seg
+        if seg is not None and n > 0:
+            return seg[0][-n:]
         return list(islice(self._hF, m - n, m))
 
     @property
@@ -469,6 +613,7 @@ class Pipeline(TipDetectors):
     def end_segment(self, level: tuple[float, float, float]) -> None:
         """Back to still with a new baseline ``level``."""
         self._state = STILL
+        self._seg = None
         self._still_from_n = self._n
         self._slope_t = None
         self._bF, self._bX, self._bY = level

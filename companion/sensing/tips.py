@@ -70,6 +70,7 @@ class TipDetectors:
     _cur_n: int
     _lag_n: int
     _ref: tuple[float, float, float] | None
+    _seg: tuple[list[float], list[float], list[float], list[int]] | None
     _strike: tuple[int, float] | None
     _no_tip_until: int
     _pushed_t: int
@@ -161,7 +162,11 @@ class TipDetectors:
         """The total force's range over the last ``n`` samples exceeds the quiet limit."""
         h = self._hF
         m = len(h)
-        recent = list(islice(h, max(0, m - n), m))
+        seg = self._seg  # inside a segment: the same samples as a list (a slice is cheaper)
+        if seg is not None and n > 0 and m > 0:
+            recent = seg[0][-min(n, m):]
+        else:
+            recent = list(islice(h, max(0, m - n), m))
         return max(recent) - min(recent) > max(self._quiet_g, 6.0 * self.sigma_f())
 
     def _quiet(self) -> bool:
@@ -178,10 +183,17 @@ class TipDetectors:
         excursion against it)."""
         return self._tip_threshold()
 
+    _thr_memo: tuple[float, float] = (-1.0, 0.0)  # (sigma_m, threshold): asked several times per sample
+
     def _tip_threshold(self) -> float:
         """Unexplained moment (g*mm) that means a tip: a floor, raised on noisy tables."""
+        sigma_m = self.sigma_m()
+        if self._thr_memo[0] == sigma_m:
+            return self._thr_memo[1]
         k = math.sqrt(1.0 / self._ref_n + 1.0 / self._cur_n)  # noise of the lagged difference
-        return max(self.settings.tip_excess_gmm, self.settings.tip_sigmas * k * self.sigma_m())
+        thr = max(self.settings.tip_excess_gmm, self.settings.tip_sigmas * k * sigma_m)
+        self._thr_memo = (sigma_m, thr)
+        return thr
 
     def _lag_excess(self) -> float:
         """Unexplained moment change against a quiet reference ``tip_lag_ms`` ago (the load after
@@ -192,21 +204,35 @@ class TipDetectors:
             return 0.0
         n = len(h)
         a, b = n - lag - k, n - lag
-        ref_f = list(islice(h, a, b))
-        if max(ref_f) - min(ref_f) > max(self.settings.still_tol_min_g, 4.0 * self.sigma_f()):
-            self._ref = None
-            return 0.0
-        hx, hy = self._hX, self._hY
-        rf = sum(ref_f) / k
-        # the reference moment is a median: a disc snapping back onto its support after a wobble
-        # swings the moment for one reading, and that reading is no quiet level to compare with
-        rx = _median(list(islice(hx, a, b)))
-        ry = _median(list(islice(hy, a, b)))
-        self._ref = (rf, rx, ry)
         c = self._cur_n
-        cf = sum(islice(h, n - c, n)) / c
-        cx = sum(islice(hx, n - c, n)) / c
-        cy = sum(islice(hy, n - c, n)) / c
+        seg = self._seg  # inside a segment: the same samples as lists (slices are cheaper)
+        if seg is not None:
+            sf, sx, sy = seg[0], seg[1], seg[2]
+            ref_f = sf[a - n:b - n]
+            if max(ref_f) - min(ref_f) > max(self.settings.still_tol_min_g, 4.0 * self.sigma_f()):
+                self._ref = None
+                return 0.0
+            rf = sum(ref_f) / k
+            # the reference moment is a median: a disc snapping back onto its support after a wobble
+            # swings the moment for one reading, and that reading is no quiet level to compare with
+            rx = _median(sx[a - n:b - n])
+            ry = _median(sy[a - n:b - n])
+            cf = sum(sf[-c:]) / c
+            cx = sum(sx[-c:]) / c
+            cy = sum(sy[-c:]) / c
+        else:
+            ref_f = list(islice(h, a, b))
+            if max(ref_f) - min(ref_f) > max(self.settings.still_tol_min_g, 4.0 * self.sigma_f()):
+                self._ref = None
+                return 0.0
+            hx, hy = self._hX, self._hY
+            rf = sum(ref_f) / k
+            rx = _median(list(islice(hx, a, b)))
+            ry = _median(list(islice(hy, a, b)))
+            cf = sum(islice(h, n - c, n)) / c
+            cx = sum(islice(hx, n - c, n)) / c
+            cy = sum(islice(hy, n - c, n)) / c
+        self._ref = (rf, rx, ry)
         excess = math.hypot(cx - rx, cy - ry) - self._judge.lever_mm * abs(cf - rf)
         if excess > 0 and (cx - rx) * (cx - self._zX) + (cy - ry) * (cy - self._zY) < 0:
             return -excess  # the load moves inwards: a disc righting itself, not tipping

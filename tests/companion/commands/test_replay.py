@@ -96,3 +96,16 @@ def test_empty_or_truncated_trace(tmp_path, capsys, text: str) -> None:
     path.write_text(text)
     assert main(["replay", str(path)]) == 1
     assert capsys.readouterr().out == ""
+
+
+def test_events_past_the_memory_spool_go_through_a_temporary_file(tmp_path, capsys, monkeypatch) -> None:
+    """Events are held in memory up to ``SPOOL_BYTES``, then in a temporary file: the same output."""
+    from companion.commands import replay
+
+    path = tmp_path / "t.trace.csv"
+    write_trace(path, HEADER, placement_samples())
+    assert main(["replay", str(path)]) == 0
+    in_memory = capsys.readouterr().out
+    monkeypatch.setattr(replay, "SPOOL_BYTES", 10)
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out == in_memory and in_memory.count("\n") == 1

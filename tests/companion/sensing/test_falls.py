@@ -51,3 +51,53 @@ def test_weighed_falls_infers_pawns_left_on_the_base_plate() -> None:
     assert weighed_falls([inner, other], tipped_with, 150.0) == []
     # no pawn stands out on the low side: the accounting cannot say which, so nothing is guessed
     assert weighed_falls([inner], pawn_moment([inner]), 150.0) == []
+
+
+def test_fast_pick_scoring_is_bit_identical_to_the_reference_formulas() -> None:
+    """``_best_pick`` (the decomposition's inner loop) computes ``_score`` and ``_log_like`` for
+    every pick from per-pick sums made once (``_pick_table``): the same best pick, score, moment
+    residual and log weights, to the bit, with and without moment, tip side, unplaced pawns and the
+    fallback pick (more combinations than ``MAX_COMBOS``); and so does ``_first_pick`` (no table)."""
+    import math
+    import random
+
+    from companion.sensing import falls
+
+    rng = random.Random(14)
+    nominal = [MASSES[s] for s in falls.SIZES]
+    for case in range(300):
+        n = rng.randint(1, 14 if case % 3 else 30)
+        pawns = []
+        for _ in range(n):
+            size = rng.choice(falls.SIZES)
+            placed = rng.random() > 0.1
+            x, y = (rng.uniform(-140, 140), rng.uniform(-140, 140)) if placed else (None, None)
+            pawns.append(Pawn(size, MASSES[size] * rng.uniform(0.95, 1.05), x, y))
+        counts = tuple(rng.randint(0, sum(1 for p in pawns if p.size == s)) for s in falls.SIZES)
+        if not any(counts):
+            continue
+        lost = sum(c * m for c, m in zip(counts, nominal, strict=True)) + rng.gauss(0, 0.3)
+        moment = (rng.uniform(-900, 900), rng.uniform(-900, 900)) if rng.random() < 0.6 else None
+        toward = None
+        if rng.random() < 0.6:
+            a = rng.uniform(0, 2 * math.pi)
+            toward = (math.cos(a), math.sin(a))
+        meas_var, like_var, tol, per_pawn = rng.uniform(0.01, 0.2), rng.uniform(0.02, 0.3), 250.0, 0.3
+        ref_ws: list[float] = []
+        best = (math.inf, (), None)
+        for chosen in falls._picks(falls._records(pawns, toward, 150.0), counts, toward):
+            pick = tuple(r[0] for r in chosen)
+            score, mres = falls._score(pick, lost, meas_var, moment, tol, toward, 150.0, per_pawn)
+            ref_ws.append(falls._log_like(pick, counts, nominal, lost, like_var, moment, tol, toward, 150.0,
+                                          per_pawn))
+            if score < best[0]:
+                best = (score, pick, mres)
+        ws: list[float] = []
+        table = falls._pick_table({}, falls._records(pawns, toward, 150.0), counts, toward)
+        score, idx, mres = falls._best_pick(table, counts, lost, meas_var, like_var, moment, tol, per_pawn,
+                                            ws)
+        assert (score, tuple(pawns[i] for i in idx), mres) == best and ws == ref_ws
+        first_ws: list[float] = []
+        first = falls._first_pick(falls._records(pawns, toward, 150.0), counts, lost, meas_var, like_var,
+                                  moment, tol, toward, per_pawn, first_ws)
+        assert first == (score, idx, mres) and first_ws == ref_ws

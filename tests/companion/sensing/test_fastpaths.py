@@ -169,3 +169,29 @@ def test_stuck_cell_reported_after_stuck_ms_on_the_check_grid() -> None:
     # and 20 more checks (2000 ms) of the same code make it a fault
     assert len(stuck) == 1 and stuck[0]["cell"] == 3
     assert stuck[0]["t_ms"] == 12 * (103 + 8 * 20)
+
+
+@pytest.mark.parametrize(("family", "cells", "rate", "kind", "seed"), [
+    ("pedestal-sync", 4, 80, "game", 3), ("pivot-spring", 3, 80, "game", 4),
+    ("pedestal-free", 4, 10, "game", 5), ("pedestal-free", 1, 80, "game", 6),
+    ("sim", 4, 80, "faults", 100_000), ("sim", 3, 80, "faults", 100_001),
+    ("pedestal-free", 4, 80, "faults", 100_002), ("sim", 3, 10, "faults", 100_003),
+])
+def test_feed_many_gives_exactly_the_events_of_feed(family: str, cells: int, rate: int, kind: str,
+                                                    seed: int) -> None:
+    """``Pipeline.feed_many`` (replay's block path) writes out the still path of ``feed``: on game
+    and fault traces (glitches, missed reads, failed and replaced cells, 1/3/4 cells, 10/80 Hz) it
+    returns the same events, and leaves the pipeline in the same state, as ``feed`` on each sample."""
+    from companion.sensing.pipeline import Pipeline
+    from hardware.simfamily.generate import generate
+
+    header, samples, _ = generate(seed, family_name=family, cells=cells, rate_hz=rate, noise_g=0.15,
+                                  kind=kind, minutes=1.0)
+    one, many = Pipeline(header), Pipeline(header)
+    events = [e for s in samples for e in one.feed(s)]
+    got = many.feed_many(iter(samples[: len(samples) // 2]))
+    got += many.feed_many(iter(samples[len(samples) // 2:]))
+    assert got == events and many.finish() == one.finish()
+    assert many.snapshot() == one.snapshot()
+    assert (many._n, many._bF, many._fX, many._noise, many._cells.F, many._cells._rows) == \
+        (one._n, one._bF, one._fX, one._noise, one._cells.F, one._cells._rows)
