@@ -16,6 +16,7 @@ into the plateau before, never read as pawns coming back.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from companion.sensing.falls import (
     SIZES,
     STEP_ERR_G,
     STEP_PER_PAWN,
+    Decomposition,
     Pawn,
     decompose,
     decompose_steps,
@@ -39,6 +41,10 @@ if TYPE_CHECKING:
 BASE_PICKUP_INSIDE_MM = 3.0  # a pick-up this far inside the disc's edge may still be off the base plate
 AFTER_N = 6  # readings judged after a dip: the impact (one or two), then a calm level
 TILTED_ERR_G = 0.3  # error of a level of the tilted disc, as of a step's plateau
+WEIGHED_LAY_OVER = 2.0  # tilt excursion (in tip thresholds) of a disc that lay over far enough to shed pawns
+SLIDE_FROM_FRACTION = 0.8  # a pawn slides off a level disc by itself only from its rim (of the radius)
+TIP_PRESS_LOOKBACK_MS = 250.0  # how far back before a tip the load of a pawn set down is looked for
+TIP_TRANSIENT_MS = 40.0  # the last readings before the tip fired already show the disc moving
 
 
 @dataclass
@@ -66,6 +72,11 @@ class Staircase:
         self.run: list[float] = []  # readings below the reference (the flight)
         self.after: list[float] = []  # readings after the dip ended (the impact, then calm)
         self.landings = 0  # landings on the base plate seen but not read (several pawns at once)
+        # the pawn set down just before the tip that no press reading weighed (see
+        # ``FallReader._tipping_pawn``): where its load pressed before the tip, and whether the
+        # first plateau of the tilted disc was judged for it
+        self.press_xy: tuple[float, float] | None = None
+        self.gain_judged = False
 
     def feed(self, fs: list[float], ts: list[int], tol_g: float) -> None:
         """Offer the latest short window of the force (values ``fs`` at times ``ts``): when it is
@@ -230,6 +241,7 @@ class FallReader:
     lost_reported: float
     lost_moment: tuple[float, float]
     tip_moment: tuple[float, float] | None
+    exc_max: float
     hand_ref: float | None
     run_sign: int
     back_t: int | None
@@ -237,6 +249,11 @@ class FallReader:
     righted: bool
     dec_memo: dict
     unsure_falls: bool
+    pre_placed: bool
+    pre_est: float | None
+    press_at_tip: bool
+    dt: float
+    _placed_event: Callable[..., dict]  # provided by PlacementReader (the placing half of the judge)
 
     def _drifted(self, t: int) -> tuple[float, float, float]:
         raise NotImplementedError
@@ -250,10 +267,70 @@ class FallReader:
         w = pipe.window(self.step_n)
         if w is None:
             return []
+        if self.stairs.press_xy is None:
+            self.stairs.press_xy = self._load_point_before_tip(pipe)
         tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
         self.stairs.feed(w[0], w[3], tol)
+        gained = self._tipping_pawn(pipe, t)
+        if gained:
+            return gained
         depth = self.stairs.watch(w[0][-1], 0.6 * self.masses["small"])
         return [] if depth is None else self._landed_on_base(pipe, t, depth)
+
+    def _load_point_before_tip(self, pipe: Pipeline) -> tuple[float, float]:
+        """Where the load above the base pressed in the last readings before the tip fired (the
+        pawn set down and its finger), by the force-weighted mean of its moment; the readings of
+        the tip itself (the disc's own weight moving out) are left out."""
+        n = max(4, round(TIP_PRESS_LOOKBACK_MS / self.dt))
+        w = pipe.window(n)
+        bf, bx, by = self.base
+        sw = sx = sy = 0.0
+        if w is not None:
+            skip = max(1, round(TIP_TRANSIENT_MS / self.dt))
+            for f, x, y in list(zip(w[0], w[1], w[2], strict=True))[:-skip]:
+                d = f - bf
+                if d >= 0.6 * self.masses["small"]:
+                    sw += d
+                    sx += x - bx
+                    sy += y - by
+        if sw <= 0.0:
+            return 0.0, 0.0
+        x, y = sx / sw, sy / sw
+        r = math.hypot(x, y)
+        lim = self.layout.radius_mm - 5.0
+        return (x * lim / r, y * lim / r) if r > lim else (x, y)
+
+    def _tipping_pawn(self, pipe: Pipeline, t: int) -> list[dict]:
+        """The first quiet plateau of the tilted disc, before any pawn fell, stands a pawn above
+        the base, and no press was weighed for it: the pawn set down just before the tip (a
+        finger too light to count as a press, or a tip that fired after the release). Its weight
+        is on the disc when it tips, so the falls are read from it: it joins the pawns on the
+        disc (``placed``, not confident: weighed on the tilted disc) and the base rises by it.
+        Without it, the falls of the tip are read one pawn short and with confidence."""
+        st = self.stairs
+        if st.gain_judged or self.pre_placed or self.pre_est is not None or self.press_at_tip:
+            st.gain_judged = st.gain_judged or bool(st.plateaus)
+            return []
+        if not st.plateaus:
+            return []
+        first = st.plateaus[0]
+        if first.n < self.step_n or (self.tip_t is not None and first.t_last <= self.tip_t):
+            return []
+        st.gain_judged = True
+        gain = first.level - self._drifted(t)[0]
+        lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
+        if not lo <= gain <= hi:
+            return []
+        size = min(self.masses, key=lambda k: abs(math.log(gain / self.masses[k])))
+        if abs(gain - self.masses[size]) > max(3.0 * TILTED_ERR_G, 0.15 * self.masses[size]):
+            return []  # no pawn's weight: a finger still resting, or a pawn gone already
+        px, py = st.press_xy if st.press_xy is not None else (0.0, 0.0)
+        ev = self._placed_event(pipe, t, size, gain, px, py)
+        ev["confident"] = False
+        self.pre_placed = True
+        b = self.base
+        self.base = (b[0] + gain, b[1] + gain * px, b[2] + gain * py)
+        return [ev]
 
     def _check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
         """While tipped: pawns come off one after another. As soon as the total force has been
@@ -349,6 +426,10 @@ class FallReader:
         """Level again, but the pawns still tracked on the disc would hold it over: some pawns
         slid off and lie on the base plate (still weighed). Report the likeliest, not confident."""
         if not self.positional or self.tip_moment is None:
+            return []
+        if self.exc_max < WEIGHED_LAY_OVER * pipe.tip_threshold():
+            # pawns slide only on a disc lying far over (tilted past their friction); a disc that
+            # rocked a little and came back (a wobble read as a tip) shed none of them
             return []
         gone = weighed_falls(pipe.pawns, self.tip_moment, self.layout.radius_mm)
         if not gone:
@@ -457,4 +538,18 @@ class FallReader:
         if unseen:
             ev["confident"] = False
             ev["from_base"] = True
+        elif self.tip_t is None and not removed and not self._slid_from_rim(dec):
+            # no tip was seen and no pinch lifted it, but a level disc loses a pawn by itself only
+            # over its rim: a pawn from further in left a disc that tilted unseen (more may have
+            # gone onto the base plate), or the loss is no pawn at all (a finger leaving)
+            ev["confident"] = False
         return [ev]
+
+    def _slid_from_rim(self, dec: Decomposition) -> bool:
+        """Did every pawn of a reading stand where a pawn slides off a level disc alone (near the
+        rim)? Unknown without positions (one cell): then the reading has only the mass."""
+        if not self.positional or not dec.pawns:
+            return False
+        return all(p.x_mm is not None and p.y_mm is not None
+                   and math.hypot(p.x_mm, p.y_mm) >= SLIDE_FROM_FRACTION * self.layout.radius_mm
+                   for p in dec.pawns)
