@@ -22,6 +22,9 @@ INWARD_COST = 0.6  # score cost of a pawn standing away from the rim the disc ti
 PAWN_MASS_ERR_G = 0.1  # how far a pawn's measured mass (from its ``placed`` level) may be off
 STEP_PER_PAWN = 1.0  # one step of the staircase is one sharp drop: one pawn is far likelier than two
 STEP_ERR_G = 0.1  # a plateau of a tipped disc is biased by pawns sliding on it, the pad settling
+POS_ERR_MM = 15.0  # typical error of a placement's position (the scale of the moment likelihood)
+MOMENT_LEVEL_GMM = 40.0  # noise of a moment lost between two still levels (the likelihood's floor)
+MOMENT_T_DOF = 3.0  # degrees of freedom of the moment likelihood (heavy tails: misplaced pawns)
 CONFIDENT_P = 0.97  # a reading is confident when its counts have at least this posterior probability
 
 
@@ -120,7 +123,7 @@ def _log_like(chosen: tuple[Pawn, ...], counts: tuple[int, ...], nominal: list[f
               var: float, lost_moment: tuple[float, float] | None, moment_sigma: float,
               toward: tuple[float, float] | None, radius_mm: float, per_pawn: float) -> float:
     """Log of likelihood times prior of one reading: the mass lost (Gaussian, ``var``), the moment
-    lost (Gaussian, ``moment_sigma``), ``per_pawn`` per pawn (fewer pawns at once are likelier)
+    lost (Student t, scale ``moment_sigma`` and the pawns' position errors), ``per_pawn`` per pawn (fewer pawns at once are likelier)
     and, after a tip, the order in which pawns reach the rim (outermost on the tipped side first)."""
     if chosen:
         mass = sum(p.mass_g for p in chosen)
@@ -130,7 +133,12 @@ def _log_like(chosen: tuple[Pawn, ...], counts: tuple[int, ...], nominal: list[f
     if chosen and lost_moment is not None and all(p.x_mm is not None for p in chosen):
         mx = sum(p.mass_g * p.x_mm for p in chosen)  # type: ignore[operator]
         my = sum(p.mass_g * p.y_mm for p in chosen)  # type: ignore[operator]
-        ll -= 0.5 * ((lost_moment[0] - mx) ** 2 + (lost_moment[1] - my) ** 2) / moment_sigma ** 2
+        # where each pawn stands is known to a placement's error, so the moment the pawns
+        # predict errs by their masses times that (plus the levels' own noise); placements are
+        # sometimes far off (a rim pawn read near the centre), so the tails are Student's t
+        scale2 = moment_sigma ** 2 + POS_ERR_MM ** 2 * sum(p.mass_g ** 2 for p in chosen)
+        r2 = (lost_moment[0] - mx) ** 2 + (lost_moment[1] - my) ** 2
+        ll -= 0.5 * (MOMENT_T_DOF + 2.0) * math.log1p(r2 / (MOMENT_T_DOF * scale2))
     if toward is not None:
         for p in chosen:
             if p.x_mm is not None and p.y_mm is not None:
@@ -193,7 +201,7 @@ def decompose(
         for chosen in _picks(on_disc, counts, toward):
             score, mres = _score(chosen, lost_g, meas_var, lost_moment, moment_tol_gmm, toward, radius_mm,
                                  per_pawn)
-            ws.append(_log_like(chosen, counts, nominal, lost_g, like_var, lost_moment, moment_tol_gmm,
+            ws.append(_log_like(chosen, counts, nominal, lost_g, like_var, lost_moment, MOMENT_LEVEL_GMM,
                                 toward, radius_mm, per_pawn))
             if score < best[0]:
                 best = (score, chosen, mres)

@@ -77,6 +77,7 @@ class Staircase:
         # first plateau of the tilted disc was judged for it
         self.press_xy: tuple[float, float] | None = None
         self.gain_judged = False
+        self.tip_pawn: Pawn | None = None  # the pawn so found (not in the tracked moment at the tip)
 
     def feed(self, fs: list[float], ts: list[int], tol_g: float) -> None:
         """Offer the latest short window of the force (values ``fs`` at times ``ts``): when it is
@@ -328,6 +329,7 @@ class FallReader:
         ev = self._placed_event(pipe, t, size, gain, px, py)
         ev["confident"] = False
         self.pre_placed = True
+        st.tip_pawn = pipe.pawns[-1]
         b = self.base
         self.base = (b[0] + gain, b[1] + gain * px, b[2] + gain * py)
         return [ev]
@@ -430,6 +432,11 @@ class FallReader:
         if self.exc_max < WEIGHED_LAY_OVER * pipe.tip_threshold():
             # pawns slide only on a disc lying far over (tilted past their friction); a disc that
             # rocked a little and came back (a wobble read as a tip) shed none of them
+            return []
+        if self.stairs.tip_pawn is not None:
+            # the "tip" came as a pawn was set down with a light touch and nothing was lost: the
+            # disc rocking as that pawn settled reads the same (``_gained_pawn``), and the
+            # pawns' moment says nothing of a limit the finger's push helped to pass
             return []
         gone = weighed_falls(pipe.pawns, self.tip_moment, self.layout.radius_mm)
         if not gone:
