@@ -124,7 +124,8 @@ def _log_like(chosen: tuple[Pawn, ...], counts: tuple[int, ...], nominal: list[f
               toward: tuple[float, float] | None, radius_mm: float, per_pawn: float) -> float:
     """Log of likelihood times prior of one reading: the mass lost (Gaussian, ``var``), the moment
     lost (Student t, scale ``moment_sigma`` and the pawns' position errors), ``per_pawn`` per pawn
-    (fewer pawns at once are likelier) and, after a tip, the order in which pawns reach the rim (outermost on the tipped side first)."""
+    (fewer pawns at once are likelier) and, after a tip, the order in which pawns reach the rim
+    (outermost on the tipped side first)."""
     if chosen:
         mass = sum(p.mass_g for p in chosen)
     else:
