@@ -42,6 +42,8 @@ BASE_PICKUP_INSIDE_MM = 3.0  # a pick-up this far inside the disc's edge may sti
 AFTER_N = 6  # readings judged after a dip: the impact (one or two), then a calm level
 TILTED_ERR_G = 0.3  # error of a level of the tilted disc, as of a step's plateau
 WEIGHED_LAY_OVER = 2.0  # tilt excursion (in tip thresholds) of a disc that lay over far enough to shed pawns
+FINGER_LEAVES_MS = 3000.0  # a finger resting on a pawn just placed lets go within this of its `placed`
+FINGER_AT_PAWN_MM = 25.0  # ... and it leaves from where that pawn stands (a finger's aim, the pawn's size)
 SLIDE_FROM_FRACTION = 0.8  # a pawn slides off a level disc by itself only from its rim (of the radius)
 TIP_PRESS_LOOKBACK_MS = 250.0  # how far back before a tip the load of a pawn set down is looked for
 RISE_LOOKBACK_MS = 1000.0  # how far back before a tip a load set down (and maybe gone since) is looked for
@@ -252,6 +254,7 @@ class FallReader:
     last_loss_t: int
     righted: bool
     dec_memo: dict
+    placed_t: int
     unsure_falls: bool
     pre_placed: bool
     pre_est: float | None
@@ -523,6 +526,8 @@ class FallReader:
         if self.tip_t is not None and self._off_the_base(pipe, lost):
             self.stairs.reported()
             return []
+        if self.tip_t is None and not removed and self._finger_left(pipe, t, lost, moment):
+            return []
         unseen = False
         if self.tip_t is None and removed:  # a pinch lifted it (a pawn sliding off is not picked)
             picked = self._base_pickup(pipe, lost, moment)
@@ -578,6 +583,34 @@ class FallReader:
             # gone onto the base plate), or the loss is no pawn at all (a finger leaving)
             ev["confident"] = False
         return [ev]
+
+    def _finger_left(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None) -> bool:
+        """Was a loss with no tip and no pinch the finger of the last placement leaving, not a pawn?
+        A light finger resting steadily on a pawn just set down makes a level that was read as
+        that pawn; when it lets go, the load goes down by the finger's force, from where that
+        pawn stands, and what stays is a pawn's weight. No pawn falls then (a pawn standing
+        there leaves a level disc only over the rim, and takes its whole weight): the pawn is
+        re-read as what stayed (``placed`` cannot be retracted; the falls read later count the
+        pawn that is really there), and no ``fell`` is reported."""
+        if not self.positional or moment is None or not pipe.pawns or lost <= 0.0:
+            return False
+        if t - self.placed_t > FINGER_LEAVES_MS:
+            return False
+        last = pipe.pawns[-1]
+        if last.x_mm is None or last.y_mm is None:
+            return False
+        rest = last.mass_g - lost
+        lightest, heaviest = min(self.masses.values()), max(self.masses.values())
+        if not 0.6 * lightest <= rest <= 1.3 * heaviest:
+            return False  # the whole pawn went (a slide-off over the rim), or more than it
+        # where the loss left: its moment over its mass, within the noise of a light loss
+        sigma_r = pipe.sigma_m() * math.sqrt(2.0 / self.fall_n) / lost
+        off = math.hypot(moment[0] / lost - last.x_mm, moment[1] / lost - last.y_mm)
+        if off > max(FINGER_AT_PAWN_MM, 3.0 * sigma_r):
+            return False
+        size = min(self.masses, key=lambda k: abs(math.log(rest / self.masses[k])))
+        pipe.pawns[-1] = Pawn(size, rest, last.x_mm, last.y_mm)
+        return True
 
     def _slid_from_rim(self, dec: Decomposition) -> bool:
         """Did every pawn of a reading stand where a pawn slides off a level disc alone (near the
