@@ -567,7 +567,8 @@ class FallReader:
             size = next(s for s, c in dec.counts.items() if c)
             ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
         else:
-            ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
+            ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2),
+                  "posterior": round(dec.posterior, 3)}  # of these counts, among every reading
         if not dec.confident or (self.tip_t is not None and (not self.stairs.watch_dips or self.unsure_falls
                                                              or self.stairs.landings)):
             # after a tip at a slow rate one reading spans a pawn's flight onto a base plate (it
