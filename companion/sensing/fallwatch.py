@@ -575,6 +575,10 @@ class FallReader:
             # stays weighed) or several falls: the counts cannot be singled out; nor when pawns
             # were seen landing on the base plate without being read (they may stay or roll off)
             ev["confident"] = False
+        if any(self._size_unsure(p) for p in dec.pawns):
+            # a pawn taken was weighed at its placement as no size really (a finger, two pawns, a
+            # tilted disc): what it is, and so what fell, rests on that reading
+            ev["confident"] = False
         if unseen:
             ev["confident"] = False
             ev["from_base"] = True
@@ -612,6 +616,12 @@ class FallReader:
         size = min(self.masses, key=lambda k: abs(math.log(rest / self.masses[k])))
         pipe.pawns[-1] = Pawn(size, rest, last.x_mm, last.y_mm)
         return True
+
+    def _size_unsure(self, pawn: Pawn) -> bool:
+        """Does a tracked pawn's measured mass fit no size (beyond the size tolerance a placement is
+        matched with: its ``placed`` named the nearest size, not confident)?"""
+        nominal = self.masses[pawn.size]
+        return abs(pawn.mass_g - nominal) > max(self.s.pawn_tol_min_g, self.s.pawn_tol_frac * nominal)
 
     def _slid_from_rim(self, dec: Decomposition) -> bool:
         """Did every pawn of a reading stand where a pawn slides off a level disc alone (near the

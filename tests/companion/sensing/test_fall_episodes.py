@@ -135,3 +135,26 @@ def test_falls_of_a_tip_seen_after_the_pawn_set_down_fell_are_exact_or_not_confi
     falls = [e for e in events if e["event"] == "fell"]
     exact = fallen(events) == {"small": 1, "medium": 0, "large": 1}
     assert falls and (exact or any(e.get("confident") is False for e in falls))
+
+
+@pytest.mark.parametrize(("rate", "cells"), [(80.0, 4), (80.0, 3)])
+def test_falls_taking_a_pawn_whose_placement_fit_no_size_are_not_confident(table, monkeypatch, rate: float,
+                                                                           cells: int) -> None:
+    """A pawn weighing 3.4 g (no size of the set: a chipped pawn, or a reading spoilt by a finger)
+    is reported placed as the nearest size, not confident. When it falls in a tip with another,
+    what fell rests on that reading: the `fell` that takes it is not confident either (it was,
+    and a size that fits nothing was reported as certain); the other pawn's own fall may be."""
+    from tests.companion.sensing import conftest
+
+    monkeypatch.setitem(conftest.MASSES, "odd", 3.4)
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.15)
+    pawns = five_pawns(tab)
+    x, y = polar(125, 5)
+    tab.place(16.0, "odd", x, y)
+    tab.tip_ex(19.0, [("odd", x, y), pawns[2]], first_fall_s=0.5, spacing_s=0.4)
+    events = tab.run(24.0)
+    placed = [e for e in events if e["event"] == "placed"]
+    assert len(placed) == 6 and placed[-1]["confident"] is False
+    falls = [e for e in events if e["event"] == "fell"]
+    odd = [e for e in falls if e["pawns"]["medium"] == 1]
+    assert len(odd) == 1 and odd[0]["confident"] is False
