@@ -49,9 +49,12 @@ class Decomposition:
     posterior: float = 1.0  # probability of these counts among every reading that fits
 
 
-def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: float,
-               spread_frac: float) -> list[tuple[float, tuple[int, ...]]]:
-    """Count vectors whose nominal mass fits the loss, best first: (z, counts)."""
+def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: float, spread_frac: float,
+               tracked: list[list[float]] | None = None) -> list[tuple[float, tuple[int, ...]]]:
+    """Count vectors whose mass fits the loss, best first: (z, counts). The mass of a vector is
+    its nominal mass, or with ``tracked`` (the measured masses of the pawns on the disc, per size,
+    sorted) anything from its lightest to its heaviest pick of those pawns: a pawn is what it
+    weighed when placed, which may be far from its size's nominal mass (a chipped pawn)."""
     out = []
     slack = 0.2 * min(nominal)
     ms, mm, ml = nominal
@@ -69,6 +72,10 @@ def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: 
                     continue
                 var = sigma_g ** 2 + (spread_frac ** 2) * (a * ms * ms + b * mm * mm + c * ml * ml)
                 dev = abs(lost_g - expect)
+                if tracked is not None:
+                    lo = sum(sum(g[:k]) for g, k in zip(tracked, (a, b, c), strict=True))
+                    hi = sum(sum(g[len(g) - k:]) for g, k in zip(tracked, (a, b, c), strict=True))
+                    dev = min(dev, max(0.0, lo - lost_g, lost_g - hi))
                 if dev <= 4.0 * math.sqrt(var) + slack:
                     out.append((dev / math.sqrt(var), (a, b, c)))
     out.sort()
@@ -184,7 +191,8 @@ def decompose(
         limits = [sum(1 for p in on_disc if p.size == s) for s in SIZES]
     else:
         limits = [int(lost_g / m + 1.5) for m in nominal]
-    vectors = _mass_fits(lost_g, nominal, limits, sigma_g, spread_frac)
+    measured = [sorted(p.mass_g for p in on_disc if p.size == sz) for sz in SIZES] if tracked else None
+    vectors = _mass_fits(lost_g, nominal, limits, sigma_g, spread_frac, measured)
     fits: list[tuple[float, tuple[int, ...], tuple[Pawn, ...], float | None]] = []
     weights: dict[tuple[int, ...], list[float]] = {}
     for z_mass, counts in vectors[:MAX_VECTORS]:
