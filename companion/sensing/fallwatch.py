@@ -76,6 +76,8 @@ class Staircase:
         self.run: list[float] = []  # readings below the reference (the flight)
         self.after: list[float] = []  # readings after the dip ended (the impact, then calm)
         self.landings = 0  # landings on the base plate seen but not read (several pawns at once)
+        self.run_held = False  # a lone cell jump was held (as a glitch) at the end of the current dip
+        self.after_landing: float | None = None  # the level right after the last landing read
         # the pawn set down just before the tip that no press reading weighed (see
         # ``FallReader._tipping_pawn``): where its load pressed before the tip, and whether the
         # first plateau of the tilted disc was judged for it
@@ -114,7 +116,7 @@ class Staircase:
             return
         self.plateaus.append(Plateau(level, ts[-1], len(fs)))
 
-    def watch(self, f: float, min_dip_g: float) -> float | None:
+    def watch(self, f: float, min_dip_g: float, held: bool = False) -> float | None:
         """Per sample ``f`` while tipped: the weight that came back after a dip that just ended
         (a pawn that landed on the base plate), else None.
 
@@ -138,6 +140,7 @@ class Staircase:
                 return None
             return self._landing(min_dip_g)
         if self.run:
+            self.run_held = self.run_held or held
             if f < self.ref - tol:
                 self.run.append(f)
                 if len(self.run) > self.dip_max_n:  # a pawn gone for good: a step, not a flight
@@ -152,6 +155,7 @@ class Staircase:
             if f < ref - tol:
                 self.ref = ref
                 self.run = [f]
+                self.run_held = False
                 return None
         self.before.append(f)
         if len(self.before) > AFTER_N - 2:
@@ -169,8 +173,11 @@ class Staircase:
         if pulse:
             i = pulse[-1] + 1
             rest = after[i:i + 3]  # the level right after it (the next pawn may go)
-        elif self._held_pulse(run, flight):
-            rest = after  # weaker evidence: the whole aftermath must be calm (no ringing)
+        elif self._held_pulse(run, flight) or self.run_held:
+            # weaker evidence: the whole aftermath must be calm (no ringing). A landing's pulse is
+            # one reading, mostly on the cell nearest the landing: the glitch filter may hold that
+            # cell for it (seen as a lone jump held at the end of the dip, or as what is left)
+            rest = after
         else:
             return None  # no landing pulse: the load came back without anything landing
         depth = ref - flight
@@ -183,6 +190,7 @@ class Staircase:
         if depth < min_dip_g or back < min_dip_g or back > depth + tol:
             return None
         self.landings -= bool(pulse)  # read: reported as a pawn on the base plate
+        self.after_landing = _median(rest)
         # all of it came back: the pawn's weight is measured twice (leaving and landing)
         return 0.5 * (depth + back) if back >= depth - tol else back
 
@@ -281,7 +289,7 @@ class FallReader:
         gained = self._tipping_pawn(pipe, t)
         if gained:
             return gained
-        depth = self.stairs.watch(w[0][-1], 0.6 * self.masses["small"])
+        depth = self.stairs.watch(w[0][-1], 0.6 * self.masses["small"], pipe.glitch_held)
         return [] if depth is None else self._landed_on_base(pipe, t, depth)
 
     def _load_point_before_tip(self, pipe: Pipeline) -> tuple[float, float]:
@@ -426,6 +434,10 @@ class FallReader:
         was reported already when they landed."""
         # measured on the tipped disc (a plateau biased like a step): 3 sigma, since a pawn known to
         # lie on the ledge rolling off is likelier than a new fall of the same weight
+        after = self.stairs.after_landing
+        now = pipe.window_f(self.step_n)
+        if after is not None and now is not None and sum(now) / len(now) >= after - self.stairs.step_tol_g:
+            return False  # the load has not gone down since the landing: this loss came before it
         gone = self._weight_of(pipe, lost, self.on_base, STEP_ERR_G)
         if gone is None:
             return False
