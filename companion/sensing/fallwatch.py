@@ -147,6 +147,13 @@ class Staircase:
                     self.run = []
                     self.before = []
                 return None
+            if len(self.run) < self.dip_min_n:
+                # shorter than any flight (a reading or two of noise): no dip, and the readings
+                # that follow are watched as a reference again, not as a landing's aftermath
+                # (which would swallow the start of a real flight)
+                self.before = (self.before + self.run + [f])[-(AFTER_N - 2):]
+                self.run = []
+                return None
             self.after = [f]
             return None
         calm = len(self.before) >= AFTER_N - 2 and max(self.before) - min(self.before) <= 2.0 * tol
