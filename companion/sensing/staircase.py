@@ -115,10 +115,22 @@ class Staircase:
         if self.run:
             self.run_held = self.run_held or held
             if f < self.ref - tol:
+                tail = self.run[-(AFTER_N - 1):-1]
+                if len(tail) == AFTER_N - 2 and max(tail) - min(tail) <= 2.0 * tol and \
+                        max(self.run[-1], f) < _median(tail) - tol:
+                    # calm at a lower level, then lower still for two readings: a flight ends with
+                    # its weight coming back, never with a further drop, so the run so far was a
+                    # step (a pawn gone to the table) and this is a new dip from that level (a pawn
+                    # leaving just after). (One reading far off a steady flight is what the glitch
+                    # filter leaves of a landing's pulse, ``_held_pulse``.)
+                    self.before, self.ref = tail, _median(tail)
+                    self.run, self.run_held = [self.run[-1], f], False
+                    return None
                 self.run.append(f)
                 if len(self.run) > self.dip_max_n:  # a pawn gone for good: a step, not a flight
+                    tail = self.run[-(AFTER_N - 2):]  # the new level is the reference now
+                    self.before = tail if max(tail) - min(tail) <= 2.0 * tol else []
                     self.run = []
-                    self.before = []
                 return None
             if len(self.run) < self.dip_min_n:
                 # shorter than any flight (a reading or two of noise): no dip, and the readings

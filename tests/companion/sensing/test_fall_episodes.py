@@ -180,3 +180,23 @@ def test_a_pawn_landing_on_the_base_plate_is_still_counted_as_fallen(table, seed
     assert fallen(events) == {"small": 1, "medium": 1, "large": 0}
     weighed = [e for e in falls if e.get("weighed")]
     assert len(weighed) == 1 and weighed[0]["pawns"]["medium"] == 1 and weighed[0]["confident"] is False
+
+
+@pytest.mark.parametrize("spacing", [0.12, 0.18])
+@pytest.mark.parametrize(("cells", "seed"), [(4, 1), (4, 2), (3, 1), (3, 3)])
+def test_a_pawn_landing_on_the_base_plate_just_after_another_fell_is_still_counted(
+        table, spacing: float, cells: int, seed: int) -> None:
+    """A small pawn falls to the table, and 0.12-0.18 s later a medium one slides onto the base
+    plate and stays weighed. The small one's step down had been taken for the start of a flight
+    (a run below the reference), which swallowed the medium one's flight: the episode was read
+    as the small pawn alone, with confidence. A flight ends with its weight coming back, never
+    with a further drop: calm at a lower level and lower still is a step, then a new dip; and a
+    run too long for a flight leaves its calm tail as the new reference."""
+    tab = table(cells=cells, rate_hz=80.0, noise_g=0.15, seed=seed)
+    pawns = five_pawns(tab)
+    x, y = polar(140, 15)
+    tab.place(16.0, "medium", x, y)
+    tab.tip_ex(19.0, [pawns[0], ("medium", x, y)], first_fall_s=0.5, spacing_s=spacing, on_base=(1,))
+    events = tab.run(24.0)
+    assert fallen(events) == {"small": 1, "medium": 1, "large": 0}
+    assert any(e["event"] == "fell" and e.get("weighed") and e["confident"] is False for e in events)
