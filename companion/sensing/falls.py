@@ -13,9 +13,6 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import chain
-from operator import itemgetter
 
 SIZES = ("small", "medium", "large")
 MAX_COMBOS = 300  # pawn subsets tried exactly per count vector; beyond, the likeliest pick only
@@ -25,6 +22,9 @@ INWARD_COST = 0.6  # score cost of a pawn standing away from the rim the disc ti
 PAWN_MASS_ERR_G = 0.1  # how far a pawn's measured mass (from its ``placed`` level) may be off
 STEP_PER_PAWN = 1.0  # one step of the staircase is one sharp drop: one pawn is far likelier than two
 STEP_ERR_G = 0.1  # a plateau of a tipped disc is biased by pawns sliding on it, the pad settling
+POS_ERR_MM = 15.0  # typical error of a placement's position (the scale of the moment likelihood)
+MOMENT_LEVEL_GMM = 40.0  # noise of a moment lost between two still levels (the likelihood's floor)
+MOMENT_T_DOF = 3.0  # degrees of freedom of the moment likelihood (heavy tails: misplaced pawns)
 CONFIDENT_P = 0.97  # a reading is confident when its counts have at least this posterior probability
 
 
@@ -49,9 +49,12 @@ class Decomposition:
     posterior: float = 1.0  # probability of these counts among every reading that fits
 
 
-def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: float,
-               spread_frac: float) -> list[tuple[float, tuple[int, ...]]]:
-    """Count vectors whose nominal mass fits the loss, best first: (z, counts)."""
+def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: float, spread_frac: float,
+               tracked: list[list[float]] | None = None) -> list[tuple[float, tuple[int, ...]]]:
+    """Count vectors whose mass fits the loss, best first: (z, counts). The mass of a vector is
+    its nominal mass, or with ``tracked`` (the measured masses of the pawns on the disc, per size,
+    sorted) anything from its lightest to its heaviest pick of those pawns: a pawn is what it
+    weighed when placed, which may be far from its size's nominal mass (a chipped pawn)."""
     out = []
     slack = 0.2 * min(nominal)
     ms, mm, ml = nominal
@@ -69,29 +72,33 @@ def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: 
                     continue
                 var = sigma_g ** 2 + (spread_frac ** 2) * (a * ms * ms + b * mm * mm + c * ml * ml)
                 dev = abs(lost_g - expect)
+                if tracked is not None:
+                    lo = sum(sum(g[:k]) for g, k in zip(tracked, (a, b, c), strict=True))
+                    hi = sum(sum(g[len(g) - k:]) for g, k in zip(tracked, (a, b, c), strict=True))
+                    dev = min(dev, max(0.0, lo - lost_g, lost_g - hi))
                 if dev <= 4.0 * math.sqrt(var) + slack:
                     out.append((dev / math.sqrt(var), (a, b, c)))
     out.sort()
     return out
 
 
-def _picks(records: list[tuple], counts: tuple[int, ...],
-           toward: tuple[float, float] | None) -> Iterator[tuple[tuple, ...]]:
-    """Which pawns of each size (as their ``_records``): every combination when few, else the
-    likeliest one (the pawns standing furthest out on the tipped side, or the most recently placed)."""
-    groups = [[r for r in records if r[0].size == s] for s in SIZES]
+def _picks(pawns: list[Pawn], counts: tuple[int, ...],
+           toward: tuple[float, float] | None) -> Iterator[tuple[Pawn, ...]]:
+    """Which pawns of each size: every combination when few, else the likeliest one (the pawns
+    standing furthest out on the tipped side, or the most recently placed)."""
+    groups = [[p for p in pawns if p.size == s] for s in SIZES]
     total = 1
     for g, c in zip(groups, counts, strict=True):
         total *= math.comb(len(g), c)
     if total <= MAX_COMBOS:
         for pick in itertools.product(*(itertools.combinations(g, c)
                                         for g, c in zip(groups, counts, strict=True))):
-            yield tuple(chain.from_iterable(pick))
+            yield tuple(p for grp in pick for p in grp)
         return
-    chosen: list[tuple] = []
+    chosen: list[Pawn] = []
     for g, c in zip(groups, counts, strict=True):
         if toward is not None:
-            g = sorted(g, key=lambda r: -((r[0].x_mm or 0.0) * toward[0] + (r[0].y_mm or 0.0) * toward[1]))
+            g = sorted(g, key=lambda p: -((p.x_mm or 0.0) * toward[0] + (p.y_mm or 0.0) * toward[1]))
         else:
             g = g[::-1]
         chosen.extend(g[:c])
@@ -102,8 +109,7 @@ def _score(chosen: tuple[Pawn, ...], lost_g: float, meas_var: float,
            lost_moment: tuple[float, float] | None, moment_tol_gmm: float,
            toward: tuple[float, float] | None, radius_mm: float,
            per_pawn: float = PER_PAWN) -> tuple[float, float | None]:
-    """Score of one set of pawns (lower is better) and its moment residual (the reference formula:
-    ``_best_pick`` computes it for every pick at once, and a test checks they agree bit for bit)."""
+    """Score of one set of pawns (lower is better) and its moment residual."""
     mass = sum(p.mass_g for p in chosen)
     score = abs(lost_g - mass) / math.sqrt(meas_var) + per_pawn * len(chosen)
     mres: float | None = None
@@ -124,9 +130,9 @@ def _log_like(chosen: tuple[Pawn, ...], counts: tuple[int, ...], nominal: list[f
               var: float, lost_moment: tuple[float, float] | None, moment_sigma: float,
               toward: tuple[float, float] | None, radius_mm: float, per_pawn: float) -> float:
     """Log of likelihood times prior of one reading: the mass lost (Gaussian, ``var``), the moment
-    lost (Gaussian, ``moment_sigma``), ``per_pawn`` per pawn (fewer pawns at once are likelier)
-    and, after a tip, the order in which pawns reach the rim (outermost on the tipped side first).
-    The reference formula of ``_best_pick``'s log weights (a test checks they agree bit for bit)."""
+    lost (Student t, scale ``moment_sigma`` and the pawns' position errors), ``per_pawn`` per pawn
+    (fewer pawns at once are likelier) and, after a tip, the order in which pawns reach the rim
+    (outermost on the tipped side first)."""
     if chosen:
         mass = sum(p.mass_g for p in chosen)
     else:
@@ -135,135 +141,18 @@ def _log_like(chosen: tuple[Pawn, ...], counts: tuple[int, ...], nominal: list[f
     if chosen and lost_moment is not None and all(p.x_mm is not None for p in chosen):
         mx = sum(p.mass_g * p.x_mm for p in chosen)  # type: ignore[operator]
         my = sum(p.mass_g * p.y_mm for p in chosen)  # type: ignore[operator]
-        ll -= 0.5 * ((lost_moment[0] - mx) ** 2 + (lost_moment[1] - my) ** 2) / moment_sigma ** 2
+        # where each pawn stands is known to a placement's error, so the moment the pawns
+        # predict errs by their masses times that (plus the levels' own noise); placements are
+        # sometimes far off (a rim pawn read near the centre), so the tails are Student's t
+        scale2 = moment_sigma ** 2 + POS_ERR_MM ** 2 * sum(p.mass_g ** 2 for p in chosen)
+        r2 = (lost_moment[0] - mx) ** 2 + (lost_moment[1] - my) ** 2
+        ll -= 0.5 * (MOMENT_T_DOF + 2.0) * math.log1p(r2 / (MOMENT_T_DOF * scale2))
     if toward is not None:
         for p in chosen:
             if p.x_mm is not None and p.y_mm is not None:
                 s_out = (p.x_mm * toward[0] + p.y_mm * toward[1]) / radius_mm
                 ll -= INWARD_COST * (1.0 - max(-1.0, min(1.0, s_out)))
     return ll
-
-
-def _records(pawns: list[Pawn], toward: tuple[float, float] | None, radius_mm: float) -> list[tuple]:
-    """Per pawn, what ``_score`` and ``_log_like`` compute of it, computed once per decomposition:
-    (pawn, mass, mass * x, mass * y, positioned, inward cost or None, index). The same
-    expressions, so the sums over a pick are bit-identical to theirs."""
-    out = []
-    for p in pawns:
-        placed = p.x_mm is not None
-        mx = my = cost = None
-        if placed and p.y_mm is not None:
-            mx = p.mass_g * p.x_mm  # type: ignore[operator]
-            my = p.mass_g * p.y_mm
-        if toward is not None and p.x_mm is not None and p.y_mm is not None:
-            s_out = (p.x_mm * toward[0] + p.y_mm * toward[1]) / radius_mm
-            cost = INWARD_COST * (1.0 - max(-1.0, min(1.0, s_out)))
-        out.append((p, p.mass_g, mx, my, placed, cost, len(out)))
-    return out
-
-
-@lru_cache(maxsize=32)
-def _pick_tables(pawns: tuple[tuple[str, float, float | None, float | None], ...],
-                 toward: tuple[float, float] | None, radius_mm: float) -> dict:
-    """Per count vector (filled by ``_pick_table``), every pick of ``_picks`` among ``pawns``
-    (size, mass, x, y) with what does not depend on the loss. A level judged again on the next
-    sample, or the steps of one staircase, decompose over the same pawns: their picks and sums are
-    made once."""
-    return {}
-
-
-def _pick_table(tables: dict, records: list[tuple], counts: tuple[int, ...],
-                toward: tuple[float, float] | None) -> tuple[tuple, ...]:
-    """The picks for ``counts``: (indices into the pawns, mass, moment x, moment y, all placed,
-    inward costs), the sums taken as ``_score`` and ``_log_like`` take them (bit-identical)."""
-    table = tables.get(counts)
-    if table is None:
-        rows = []
-        for chosen in _picks(records, counts, toward):
-            placed = all(map(_PLACED, chosen))
-            moment = placed and all(r[2] is not None for r in chosen)
-            rows.append((tuple(r[6] for r in chosen), sum(map(_MASS, chosen)),
-                         sum(map(_MX, chosen)) if moment else None, sum(map(_MY, chosen)) if moment else None,
-                         placed, tuple(r[5] for r in chosen if r[5] is not None)))
-        table = tables[counts] = tuple(rows)
-    return table
-
-
-def _first_pick(records: list[tuple], counts: tuple[int, ...], lost_g: float, meas_var: float,
-               like_var: float, lost_moment: tuple[float, float] | None, moment_tol_gmm: float,
-               toward: tuple[float, float] | None, per_pawn: float,
-               ws: list[float]) -> tuple[float, tuple[int, ...], float | None]:
-    """``_best_pick`` straight from the per-pawn values of ``_records`` (no table of picks is
-    kept): the first decomposition over a set of pawns, which is most often the only one."""
-    sq = math.sqrt(meas_var)
-    n_cost = per_pawn * sum(counts)
-    m_var = moment_tol_gmm ** 2
-    lm = lost_moment
-    best = math.inf
-    best_pick: tuple = ()
-    best_mres: float | None = None
-    for chosen in _picks(records, counts, toward):
-        mass = sum(map(_MASS, chosen))
-        dm = lost_g - mass
-        score = abs(dm) / sq + per_pawn * len(chosen)
-        ll = -0.5 * dm ** 2 / like_var - n_cost
-        mres = None
-        if lm is not None and all(map(_PLACED, chosen)):
-            ex = lm[0] - sum(map(_MX, chosen))
-            ey = lm[1] - sum(map(_MY, chosen))
-            mres = math.hypot(ex, ey)
-            score += mres / moment_tol_gmm
-            ll -= 0.5 * (ex ** 2 + ey ** 2) / m_var
-        if toward is not None:
-            for r in chosen:
-                cost = r[5]
-                if cost is not None:
-                    score += cost
-            for r in chosen:
-                cost = r[5]
-                if cost is not None:
-                    ll -= cost
-        ws.append(ll)
-        if score < best:
-            best, best_pick, best_mres = score, chosen, mres
-    return best, tuple(r[6] for r in best_pick), best_mres
-
-
-def _best_pick(table: tuple[tuple, ...], counts: tuple[int, ...], lost_g: float, meas_var: float,
-               like_var: float, lost_moment: tuple[float, float] | None, moment_tol_gmm: float,
-               per_pawn: float, ws: list[float]) -> tuple[float, tuple[int, ...], float | None]:
-    """The best-scoring pick of ``table`` (``_score``; its indices), appending every pick's log
-    weight (``_log_like``) to ``ws``: the arithmetic of those two functions, in their order (the
-    cost of a decomposition is most of a fall's reading)."""
-    sq = math.sqrt(meas_var)
-    n_cost = per_pawn * sum(counts)
-    m_var = moment_tol_gmm ** 2
-    lm = lost_moment
-    best = math.inf
-    best_pick: tuple[int, ...] = ()
-    best_mres: float | None = None
-    for idx, mass, mx, my, placed, costs in table:
-        dm = lost_g - mass
-        score = abs(dm) / sq + per_pawn * len(idx)
-        ll = -0.5 * dm ** 2 / like_var - n_cost
-        mres = None
-        if lm is not None and placed:
-            ex = lm[0] - mx
-            ey = lm[1] - my
-            mres = math.hypot(ex, ey)
-            score += mres / moment_tol_gmm
-            ll -= 0.5 * (ex ** 2 + ey ** 2) / m_var
-        for cost in costs:
-            score += cost
-        for cost in costs:
-            ll -= cost
-        ws.append(ll)
-        if score < best:
-            best, best_pick, best_mres = score, idx, mres
-    return best, best_pick, best_mres
-
-
-_MASS, _MX, _MY, _PLACED = itemgetter(1), itemgetter(2), itemgetter(3), itemgetter(4)
 
 
 def _posterior(weights: dict[tuple[int, ...], list[float]], best: tuple[int, ...]) -> float:
@@ -302,11 +191,10 @@ def decompose(
         limits = [sum(1 for p in on_disc if p.size == s) for s in SIZES]
     else:
         limits = [int(lost_g / m + 1.5) for m in nominal]
-    vectors = _mass_fits(lost_g, nominal, limits, sigma_g, spread_frac)
+    measured = [sorted(p.mass_g for p in on_disc if p.size == sz) for sz in SIZES] if tracked else None
+    vectors = _mass_fits(lost_g, nominal, limits, sigma_g, spread_frac, measured)
     fits: list[tuple[float, tuple[int, ...], tuple[Pawn, ...], float | None]] = []
     weights: dict[tuple[int, ...], list[float]] = {}
-    records: list[tuple] | None = None
-    tables: dict = {}
     for z_mass, counts in vectors[:MAX_VECTORS]:
         if not tracked:
             fits.append((z_mass, counts, (), None))
@@ -317,23 +205,18 @@ def decompose(
             continue
         meas_var = sigma_g ** 2 + sum(c * (0.01 * m) ** 2 for c, m in zip(counts, nominal, strict=True))
         like_var = meas_var + sum(counts) * PAWN_MASS_ERR_G ** 2
-        if records is None:
-            records = _records(on_disc, toward, radius_mm)
-            values = tuple((p.size, p.mass_g, p.x_mm, p.y_mm) for p in on_disc)
-            tables = _pick_tables(values, toward, radius_mm)
+        best = (math.inf, (), None)
         ws = weights.setdefault(counts, [])
-        if tables.get("seen") is None:  # the first reading over these pawns: no table of picks yet
-            score, idx, mres = _first_pick(records, counts, lost_g, meas_var, like_var, lost_moment,
-                                           moment_tol_gmm, toward, per_pawn, ws)
-        else:  # the same pawns again (a level judged on every sample, a staircase's steps)
-            table = _pick_table(tables, records, counts, toward)
-            score, idx, mres = _best_pick(table, counts, lost_g, meas_var, like_var, lost_moment,
-                                          moment_tol_gmm, per_pawn, ws)
-        fits.append((score, counts, tuple(on_disc[i] for i in idx), mres))
+        for chosen in _picks(on_disc, counts, toward):
+            score, mres = _score(chosen, lost_g, meas_var, lost_moment, moment_tol_gmm, toward, radius_mm,
+                                 per_pawn)
+            ws.append(_log_like(chosen, counts, nominal, lost_g, like_var, lost_moment, MOMENT_LEVEL_GMM,
+                                toward, radius_mm, per_pawn))
+            if score < best[0]:
+                best = (score, chosen, mres)
+        fits.append((best[0], counts, best[1], best[2]))
     if not fits:
         return None
-    if tracked:
-        tables["seen"] = True
     fits.sort(key=lambda f: f[0])
     z0, counts0, pawns0, _ = fits[0]
     # confident from the posterior: the chosen counts must hold at least CONFIDENT_P of the

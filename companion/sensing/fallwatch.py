@@ -1,22 +1,18 @@
-"""The force staircase of a tipped disc: pawns leave one after another, each a step down.
+"""After a tip: the fall-reading half of ``SegmentJudge`` (``FallReader``).
 
-While the disc lies tipped its load is static between falls, so the total force is a staircase:
-every pawn that slides over the rim takes its weight away at once. Steps a few tenths of a
-second apart are merged by the long quiet window that measures a loss precisely; short quiet
-plateaus (about 100 ms) still separate them. A loss split into steps is far less ambiguous than
-the same loss read as a whole (one medium pawn and, later, two small pawns weigh what one large
-pawn and one small pawn weigh, but each step alone has one reading), so each step is decomposed
-on its own.
-
-Only decreases are steps. A rise after a lower plateau is a temporary load that went away (a
-hand lifting the low rim, a pawn that fell onto a base plate and stays weighed): it is merged
-into the plateau before, never read as pawns coming back.
+Losses of mass are read step by step from the force staircase (``staircase.py``), pawns landing
+on the base plate are set aside, the pawn set down just before the tip that no press weighed is
+found on the tilted disc, and every loss is decomposed into pawns (``falls.py``) with an honest
+``confident``: not when the tip's inventory is in doubt (a pawn never weighed, a pawn whose size
+fits nothing, a landing seen but not read, a slow rate), nor when a level disc lost a pawn from
+inside its rim. A loss right after a placement that leaves a pawn's weight behind is the finger
+letting go, not a fall.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion.sensing.falls import (
@@ -24,12 +20,14 @@ from companion.sensing.falls import (
     SIZES,
     STEP_ERR_G,
     STEP_PER_PAWN,
+    Decomposition,
     Pawn,
     decompose,
     decompose_steps,
     prefer_steps,
     weighed_falls,
 )
+from companion.sensing.staircase import Staircase
 
 if TYPE_CHECKING:
     from companion.sensing.layout import DiscLayout
@@ -37,180 +35,15 @@ if TYPE_CHECKING:
     from companion.sensing.settings import SensingSettings
 
 BASE_PICKUP_INSIDE_MM = 3.0  # a pick-up this far inside the disc's edge may still be off the base plate
-AFTER_N = 6  # readings judged after a dip: the impact (one or two), then a calm level
 TILTED_ERR_G = 0.3  # error of a level of the tilted disc, as of a step's plateau
-
-
-@dataclass
-class Plateau:
-    """A quiet stretch of the total force: its mean and the time of its last sample."""
-
-    level: float
-    t_last: int
-    n: int
-
-
-class Staircase:
-    """Quiet plateaus of the total force since a tip, kept non-increasing (see module doc)."""
-
-    def __init__(self, step_tol_g: float, dt_ms: float) -> None:
-        self.step_tol_g = step_tol_g
-        self.plateaus: list[Plateau] = []
-        self.mark = 0  # plateaus before this index were covered by an earlier report
-        # a dip: a pawn's flight from the rim to a base plate wider than the disc (40-150 ms)
-        self.dip_min_n = max(3, round(35.0 / dt_ms))
-        self.dip_max_n = round(150.0 / dt_ms)
-        self.watch_dips = dt_ms <= 25.0  # a reading must be shorter than the flight
-        self.before: list[float] = []  # the last readings before a dip (its reference level)
-        self.ref = 0.0  # the level a dip is measured from
-        self.run: list[float] = []  # readings below the reference (the flight)
-        self.after: list[float] = []  # readings after the dip ended (the impact, then calm)
-        self.landings = 0  # landings on the base plate seen but not read (several pawns at once)
-
-    def feed(self, fs: list[float], ts: list[int], tol_g: float) -> None:
-        """Offer the latest short window of the force (values ``fs`` at times ``ts``): when it is
-        quiet (range within twice the still tolerance ``tol_g``: a tilted disc with pawns sliding
-        is noisier than a level one; the means of its two halves agree within half a step) it
-        extends the current plateau or starts a new one."""
-        if max(fs) - min(fs) > 2.0 * tol_g:
-            return  # a transient (the disc bouncing on its stop, a knock)
-        h = len(fs) // 2
-        level = sum(fs) / len(fs)
-        if abs(sum(fs[:h]) / h - sum(fs[h:]) / (len(fs) - h)) > 0.5 * self.step_tol_g:
-            return  # a step may hide in the noise of this window: its halves disagree
-        cur = self.plateaus[-1] if self.plateaus else None
-        if cur is not None and abs(level - cur.level) <= 0.5 * self.step_tol_g:
-            # the same plateau: a running mean of the window means, weighted by new samples
-            new = sum(1 for t in ts if t > cur.t_last)
-            if new:
-                cur.level = (cur.level * cur.n + level * new) / (cur.n + new)
-                cur.n += new
-                cur.t_last = ts[-1]
-            return
-        if cur is not None and (ts[0] <= cur.t_last or abs(level - cur.level) <= self.step_tol_g):
-            return  # overlaps the previous plateau, or neither the same level nor a step: wait
-        while len(self.plateaus) > self.mark + 1 and level > self.plateaus[-1].level + self.step_tol_g:
-            self.plateaus.pop()  # a temporary dip (a hand lifting, a pawn landing on the base)
-        last = self.plateaus[-1] if self.plateaus else None
-        if last is not None and abs(level - last.level) <= self.step_tol_g:
-            last.t_last = ts[-1]
-            return
-        self.plateaus.append(Plateau(level, ts[-1], len(fs)))
-
-    def watch(self, f: float, min_dip_g: float) -> float | None:
-        """Per sample ``f`` while tipped: the weight that came back after a dip that just ended
-        (a pawn that landed on the base plate), else None.
-
-        A pawn that falls from the rim onto a base plate wider than the disc takes its weight away
-        for its flight and brings it back on landing, with an impact pulse (its momentum delivered
-        in a few ms). So: a calm load (the last ``AFTER_N - 2`` readings within a step tolerance),
-        then at least ``min_dip_g`` below it for 35-150 ms, then a pulse more than two step
-        tolerances above it within the first readings after the dip, then a calm level again. The
-        flight is measured by its median reading after the first (partial) one: a tipped disc on a
-        soft stop rebounds a little as a load leaves its rim, so the flight is not flat. The weight
-        that came back is the calm level after the landing minus the flight level: a pawn landing
-        while another one falls to the table brings back only its own weight. A pawn that falls to
-        the table never comes back; a hand lifting the rim lasts far longer; a table bump or the
-        disc bouncing on its stop rings (no calm before and after, no short pulse)."""
-        if not self.watch_dips:
-            return None
-        tol = self.step_tol_g
-        if self.after:
-            self.after.append(f)
-            if len(self.after) < AFTER_N:
-                return None
-            return self._landing(min_dip_g)
-        if self.run:
-            if f < self.ref - tol:
-                self.run.append(f)
-                if len(self.run) > self.dip_max_n:  # a pawn gone for good: a step, not a flight
-                    self.run = []
-                    self.before = []
-                return None
-            self.after = [f]
-            return None
-        calm = len(self.before) >= AFTER_N - 2 and max(self.before) - min(self.before) <= 2.0 * tol
-        if calm:
-            ref = sorted(self.before)[len(self.before) // 2]
-            if f < ref - tol:
-                self.ref = ref
-                self.run = [f]
-                return None
-        self.before.append(f)
-        if len(self.before) > AFTER_N - 2:
-            del self.before[0]
-        return None
-
-    def _landing(self, min_dip_g: float) -> float | None:
-        """Judge a dip whose flight (``run``) and aftermath (``after``) are complete."""
-        run, after, ref, tol = self.run, self.after, self.ref, self.step_tol_g
-        self.run, self.after, self.before = [], [], after[-(AFTER_N - 2):]
-        if not self.dip_min_n <= len(run) <= self.dip_max_n:
-            return None
-        flight = _median(run[1:])
-        pulse = [i for i in range(3) if after[i] > ref + 2.0 * tol]
-        if pulse:
-            i = pulse[-1] + 1
-            rest = after[i:i + 3]  # the level right after it (the next pawn may go)
-        elif self._held_pulse(run, flight):
-            rest = after  # weaker evidence: the whole aftermath must be calm (no ringing)
-        else:
-            return None  # no landing pulse: the load came back without anything landing
-        depth = ref - flight
-        if pulse and depth >= min_dip_g:
-            # a pawn's weight left and something struck the platform: a landing, read or not
-            self.landings += 1
-        if max(rest) - min(rest) > 2.0 * tol:
-            return None  # no calm after the pulse (ringing, or the next pawn going)
-        back = _median(rest) - flight
-        if depth < min_dip_g or back < min_dip_g or back > depth + tol:
-            return None
-        self.landings -= bool(pulse)  # read: reported as a pawn on the base plate
-        # all of it came back: the pawn's weight is measured twice (leaving and landing)
-        return 0.5 * (depth + back) if back >= depth - tol else back
-
-    def _held_pulse(self, run: list[float], flight: float) -> bool:
-        """Does the flight end in a one-reading outlier on an otherwise steady flight? The landing
-        pulse is one reading, mostly on the cell nearest the landing: the glitch filter may hold
-        that cell for it, which leaves the other cells' share (their opposite lever) as a reading
-        far off the flight level, either way. A swinging load (a hand rocking the disc) is no
-        steady flight."""
-        tol = self.step_tol_g
-        body = run[2:]  # the first readings are partial (and one may be held)
-        if len(body) < 3:
-            return False
-        k = max(range(len(body)), key=lambda j: abs(body[j] - flight))
-        if k < len(body) - 2 or abs(body[k] - flight) <= 2.0 * tol:
-            return False
-        steady = body[:k] + body[k + 1:]
-        return max(steady) - min(steady) <= 2.0 * tol
-
-    def steps(self, total_g: float) -> list[float]:
-        """Split a loss of ``total_g`` grams since the last report into the steps seen, in time
-        order. A drop before the first plateau is a step of its own; the small difference between
-        the last plateau and the caller's (more precise) level goes to the last step. The whole
-        loss as one step when no steps were seen or they do not add up."""
-        ps = self.plateaus[self.mark:]
-        inner = [a.level - b.level for a, b in zip(ps, ps[1:], strict=False)]
-        inner = [s for s in inner if s > self.step_tol_g]
-        rest = total_g - sum(inner)
-        if not inner or rest < -self.step_tol_g:
-            return [total_g]  # no steps seen, or the staircase does not add up: the whole loss
-        if rest > self.step_tol_g:
-            return [rest, *inner]  # a drop before the first quiet plateau (an early fall)
-        inner[-1] += rest  # measurement differences: the last step absorbs them
-        return inner if inner[-1] > self.step_tol_g else [total_g]
-
-    def reported(self) -> None:
-        """A loss was reported: later steps start from the latest plateau."""
-        self.mark = max(0, len(self.plateaus) - 1)
-
-
-def _median(values: list[float]) -> float:
-    """The median of a short list."""
-    v = sorted(values)
-    h = len(v) // 2
-    return v[h] if len(v) % 2 else 0.5 * (v[h - 1] + v[h])
+WEIGHED_LAY_OVER = 2.0  # tilt excursion (in tip thresholds) of a disc that lay over far enough to shed pawns
+FINGER_LEAVES_MS = 3000.0  # a finger resting on a pawn just placed lets go within this of its `placed`
+FINGER_AT_PAWN_MM = 25.0  # ... and it leaves from where that pawn stands (a finger's aim, the pawn's size)
+SLIDE_FROM_FRACTION = 0.8  # a pawn slides off a level disc by itself only from its rim (of the radius)
+TIP_PRESS_LOOKBACK_MS = 250.0  # how far back before a tip the load of a pawn set down is looked for
+RISE_LOOKBACK_MS = 1000.0  # how far back before a tip a load set down (and maybe gone since) is looked for
+RISE_MIN_MS = 60.0  # ... standing at least this long (a knock's swing is shorter)
+TIP_TRANSIENT_MS = 40.0  # the last readings before the tip fired already show the disc moving
 
 
 class FallReader:
@@ -230,13 +63,20 @@ class FallReader:
     lost_reported: float
     lost_moment: tuple[float, float]
     tip_moment: tuple[float, float] | None
+    exc_max: float
     hand_ref: float | None
     run_sign: int
     back_t: int | None
     last_loss_t: int
     righted: bool
     dec_memo: dict
+    placed_t: int
     unsure_falls: bool
+    pre_placed: bool
+    pre_est: float | None
+    press_at_tip: bool
+    dt: float
+    _placed_event: Callable[..., dict]  # provided by PlacementReader (the placing half of the judge)
 
     def _drifted(self, t: int) -> tuple[float, float, float]:
         raise NotImplementedError
@@ -250,10 +90,95 @@ class FallReader:
         w = pipe.window(self.step_n)
         if w is None:
             return []
+        if self.stairs.press_xy is None:
+            self.stairs.press_xy = self._load_point_before_tip(pipe)
         tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
         self.stairs.feed(w[0], w[3], tol)
-        depth = self.stairs.watch(w[0][-1], 0.6 * self.masses["small"])
+        gained = self._tipping_pawn(pipe, t)
+        if gained:
+            return gained
+        depth = self.stairs.watch(w[0][-1], 0.6 * self.masses["small"], pipe.glitch_held)
         return [] if depth is None else self._landed_on_base(pipe, t, depth)
+
+    def _load_point_before_tip(self, pipe: Pipeline) -> tuple[float, float]:
+        """Where the load above the base pressed in the last readings before the tip fired (the
+        pawn set down and its finger), by the force-weighted mean of its moment; the readings of
+        the tip itself (the disc's own weight moving out) are left out."""
+        n = max(4, round(TIP_PRESS_LOOKBACK_MS / self.dt))
+        w = pipe.window(n)
+        bf, bx, by = self.base
+        self.stairs.rise_before = self._rose_before_tip(pipe, bf)
+        sw = sx = sy = 0.0
+        if w is not None:
+            skip = max(1, round(TIP_TRANSIENT_MS / self.dt))
+            for f, x, y in list(zip(w[0], w[1], w[2], strict=True))[:-skip]:
+                d = f - bf
+                if d >= 0.6 * self.masses["small"]:
+                    sw += d
+                    sx += x - bx
+                    sy += y - by
+        if sw <= 0.0:
+            return 0.0, 0.0
+        x, y = sx / sw, sy / sw
+        r = math.hypot(x, y)
+        lim = self.layout.radius_mm - 5.0
+        return (x * lim / r, y * lim / r) if r > lim else (x, y)
+
+    def _rose_before_tip(self, pipe: Pipeline, base_f: float) -> bool:
+        """Did the load stand a pawn's weight above the base for a while in the last second before
+        the tip fired (a pawn set down, or a finger pressing)? The readings of the tip itself are
+        left out."""
+        n = round(RISE_LOOKBACK_MS / self.dt)
+        w = None
+        while w is None and n >= 4:
+            w = pipe.window_f(n)
+            n //= 2
+        if w is None:
+            return False
+        need = max(2, round(RISE_MIN_MS / self.dt))
+        run = 0
+        for f in w[:-max(1, round(TIP_TRANSIENT_MS / self.dt))]:
+            run = run + 1 if f - base_f >= 0.6 * min(self.masses.values()) else 0
+            if run >= need:
+                return True
+        return False
+
+    def _tipping_pawn(self, pipe: Pipeline, t: int) -> list[dict]:
+        """The first quiet plateau of the tilted disc, before any pawn fell, stands a pawn above
+        the base, and no press was weighed for it: the pawn set down just before the tip (a
+        finger too light to count as a press, or a tip that fired after the release). Its weight
+        is on the disc when it tips, so the falls are read from it: it joins the pawns on the
+        disc (``placed``, not confident: weighed on the tilted disc) and the base rises by it.
+        Without it, the falls of the tip are read one pawn short and with confidence."""
+        st = self.stairs
+        if st.gain_judged or self.pre_placed or self.pre_est is not None or self.press_at_tip:
+            st.gain_judged = st.gain_judged or bool(st.plateaus)
+            return []
+        if not st.plateaus:
+            return []
+        first = st.plateaus[0]
+        if first.n < self.step_n or (self.tip_t is not None and first.t_last <= self.tip_t):
+            return []
+        st.gain_judged = True
+        gain = first.level - self._drifted(t)[0]
+        lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
+        size = min(self.masses, key=lambda k: abs(math.log(max(gain, 1e-3) / self.masses[k])))
+        if not lo <= gain <= hi or abs(gain - self.masses[size]) > max(3.0 * TILTED_ERR_G,
+                                                                       0.15 * self.masses[size]):
+            # no pawn's weight: nothing was set down, or a finger still rests, or the pawn set
+            # down went before the tilted disc was quiet (a tip seen late): when a load stood on
+            # the disc just before, the falls of this tip may include a pawn never weighed
+            if st.rise_before:
+                self.unsure_falls = True
+            return []
+        px, py = st.press_xy if st.press_xy is not None else (0.0, 0.0)
+        ev = self._placed_event(pipe, t, size, gain, px, py)
+        ev["confident"] = False
+        self.pre_placed = True
+        st.tip_pawn = pipe.pawns[-1]
+        b = self.base
+        self.base = (b[0] + gain, b[1] + gain * px, b[2] + gain * py)
+        return [ev]
 
     def _check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
         """While tipped: pawns come off one after another. As soon as the total force has been
@@ -317,6 +242,10 @@ class FallReader:
         was reported already when they landed."""
         # measured on the tipped disc (a plateau biased like a step): 3 sigma, since a pawn known to
         # lie on the ledge rolling off is likelier than a new fall of the same weight
+        after = self.stairs.after_landing
+        now = pipe.window_f(self.step_n)
+        if after is not None and now is not None and sum(now) / len(now) >= after - self.stairs.step_tol_g:
+            return False  # the load has not gone down since the landing: this loss came before it
         gone = self._weight_of(pipe, lost, self.on_base, STEP_ERR_G)
         if gone is None:
             return False
@@ -349,6 +278,15 @@ class FallReader:
         """Level again, but the pawns still tracked on the disc would hold it over: some pawns
         slid off and lie on the base plate (still weighed). Report the likeliest, not confident."""
         if not self.positional or self.tip_moment is None:
+            return []
+        if self.exc_max < WEIGHED_LAY_OVER * pipe.tip_threshold():
+            # pawns slide only on a disc lying far over (tilted past their friction); a disc that
+            # rocked a little and came back (a wobble read as a tip) shed none of them
+            return []
+        if self.stairs.tip_pawn is not None:
+            # the "tip" came as a pawn was set down with a light touch and nothing was lost: the
+            # disc rocking as that pawn settled reads the same (``_gained_pawn``), and the
+            # pawns' moment says nothing of a limit the finger's push helped to pass
             return []
         gone = weighed_falls(pipe.pawns, self.tip_moment, self.layout.radius_mm)
         if not gone:
@@ -408,6 +346,8 @@ class FallReader:
         if self.tip_t is not None and self._off_the_base(pipe, lost):
             self.stairs.reported()
             return []
+        if self.tip_t is None and not removed and self._finger_left(pipe, t, lost, moment):
+            return []
         unseen = False
         if self.tip_t is None and removed:  # a pinch lifted it (a pawn sliding off is not picked)
             picked = self._base_pickup(pipe, lost, moment)
@@ -447,14 +387,67 @@ class FallReader:
             size = next(s for s, c in dec.counts.items() if c)
             ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
         else:
-            ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
+            ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2),
+                  "posterior": round(dec.posterior, 3)}  # of these counts, among every reading
         if not dec.confident or (self.tip_t is not None and (not self.stairs.watch_dips or self.unsure_falls
                                                              or self.stairs.landings)):
             # after a tip at a slow rate one reading spans a pawn's flight onto a base plate (it
             # stays weighed) or several falls: the counts cannot be singled out; nor when pawns
             # were seen landing on the base plate without being read (they may stay or roll off)
             ev["confident"] = False
+        if any(self._size_unsure(p) for p in dec.pawns):
+            # a pawn taken was weighed at its placement as no size really (a finger, two pawns, a
+            # tilted disc): what it is, and so what fell, rests on that reading
+            ev["confident"] = False
         if unseen:
             ev["confident"] = False
             ev["from_base"] = True
+        elif self.tip_t is None and not removed and not self._slid_from_rim(dec):
+            # no tip was seen and no pinch lifted it, but a level disc loses a pawn by itself only
+            # over its rim: a pawn from further in left a disc that tilted unseen (more may have
+            # gone onto the base plate), or the loss is no pawn at all (a finger leaving)
+            ev["confident"] = False
         return [ev]
+
+    def _finger_left(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None) -> bool:
+        """Was a loss with no tip and no pinch the finger of the last placement leaving, not a pawn?
+        A light finger resting steadily on a pawn just set down makes a level that was read as
+        that pawn; when it lets go, the load goes down by the finger's force, from where that
+        pawn stands, and what stays is a pawn's weight. No pawn falls then (a pawn standing
+        there leaves a level disc only over the rim, and takes its whole weight): the pawn is
+        re-read as what stayed (``placed`` cannot be retracted; the falls read later count the
+        pawn that is really there), and no ``fell`` is reported."""
+        if not self.positional or moment is None or not pipe.pawns or lost <= 0.0:
+            return False
+        if t - self.placed_t > FINGER_LEAVES_MS:
+            return False
+        last = pipe.pawns[-1]
+        if last.x_mm is None or last.y_mm is None:
+            return False
+        rest = last.mass_g - lost
+        lightest, heaviest = min(self.masses.values()), max(self.masses.values())
+        if not 0.6 * lightest <= rest <= 1.3 * heaviest:
+            return False  # the whole pawn went (a slide-off over the rim), or more than it
+        # where the loss left: its moment over its mass, within the noise of a light loss
+        sigma_r = pipe.sigma_m() * math.sqrt(2.0 / self.fall_n) / lost
+        off = math.hypot(moment[0] / lost - last.x_mm, moment[1] / lost - last.y_mm)
+        if off > max(FINGER_AT_PAWN_MM, 3.0 * sigma_r):
+            return False
+        size = min(self.masses, key=lambda k: abs(math.log(rest / self.masses[k])))
+        pipe.pawns[-1] = Pawn(size, rest, last.x_mm, last.y_mm)
+        return True
+
+    def _size_unsure(self, pawn: Pawn) -> bool:
+        """Does a tracked pawn's measured mass fit no size (beyond the size tolerance a placement is
+        matched with: its ``placed`` named the nearest size, not confident)?"""
+        nominal = self.masses[pawn.size]
+        return abs(pawn.mass_g - nominal) > max(self.s.pawn_tol_min_g, self.s.pawn_tol_frac * nominal)
+
+    def _slid_from_rim(self, dec: Decomposition) -> bool:
+        """Did every pawn of a reading stand where a pawn slides off a level disc alone (near the
+        rim)? Unknown without positions (one cell): then the reading has only the mass."""
+        if not self.positional or not dec.pawns:
+            return False
+        return all(p.x_mm is not None and p.y_mm is not None
+                   and math.hypot(p.x_mm, p.y_mm) >= SLIDE_FROM_FRACTION * self.layout.radius_mm
+                   for p in dec.pawns)

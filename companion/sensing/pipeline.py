@@ -593,6 +593,11 @@ class Pipeline(TipDetectors):
         return len(self._hF)
 
     @property
+    def glitch_held(self) -> bool:
+        """Did the latest row hold a lone cell's jump as a possible glitch (``cells.py``)?"""
+        return self._cells.suspect
+
+    @property
     def still_n(self) -> int:
         """Samples in the stillness window."""
         return self._still_n

@@ -1,0 +1,202 @@
+"""Regression tests named after the ways a fall episode was misread (issue 14: falls from the
+evidence, with honest confidence). Scripted traces of ``conftest.Table``."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+
+def polar(r: float, deg: float) -> tuple[float, float]:
+    return r * math.cos(math.radians(deg)), r * math.sin(math.radians(deg))
+
+
+def kinds(events: list[dict]) -> list[str]:
+    return [e["event"] for e in events]
+
+
+SPOTS = [("small", 120, 10), ("medium", 130, 20), ("large", 110, 350), ("small", 60, 200),
+         ("medium", 80, 120)]
+
+
+def five_pawns(tab) -> list[tuple[str, float, float]]:
+    """Five pawns set down 2.5 s apart from 2 s on (the last released at 12.3 s)."""
+    pawns = []
+    for i, (size, r, deg) in enumerate(SPOTS):
+        x, y = polar(r, deg)
+        tab.place(2.0 + 2.5 * i, size, x, y)
+        pawns.append((size, x, y))
+    return pawns
+
+
+def fallen(events: list[dict]) -> dict[str, int]:
+    got = {"small": 0, "medium": 0, "large": 0}
+    for e in events:
+        if e["event"] == "fell":
+            for k, v in e["pawns"].items():
+                got[k] += v
+    return got
+
+
+@pytest.mark.parametrize(("rate", "cells"), [(80.0, 4), (80.0, 3)])
+def test_pawn_set_down_with_a_light_touch_that_tips_the_disc_is_counted_in_its_falls(
+        table, rate: float, cells: int) -> None:
+    """A medium pawn set down at the rim with a light touch (less than any press) tips the disc as
+    the finger lets go; it falls with two others. No press weighed it, but the tilted disc's first
+    quiet plateau stands its weight above the level before: it is on the disc as it tips, and the
+    falls are read from there (before, they were read one pawn short, and with confidence)."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.15)
+    pawns = five_pawns(tab)
+    x, y = polar(135, 15)
+    release = tab.place(16.0, "medium", x, y, press_g=2.0, press_s=0.3)
+    tab.tip_ex(release, [("medium", x, y), pawns[0], pawns[1]], first_fall_s=0.6, spacing_s=0.3)
+    events = tab.run(21.0)
+    got = kinds(events)
+    assert got[:5] == ["placed"] * 5 and got.count("tipped") == 1 and got[-1] == "settled"
+    late = [e for e in events[5:] if e["event"] == "placed"]
+    assert len(late) == 1 and late[0]["size"] == "medium" and late[0]["confident"] is False
+    assert fallen(events) == {"small": 1, "medium": 2, "large": 0}
+
+
+@pytest.mark.parametrize(("rate", "cells"), [(80.0, 4), (80.0, 3), (10.0, 4)])
+def test_pawn_gone_from_inside_the_rim_of_a_level_disc_is_not_a_confident_slide_off(
+        table, rate: float, cells: int) -> None:
+    """A level disc loses a pawn by itself only over its rim. A pawn standing 60 mm from the centre
+    that leaves with no pinch and no tip seen left a disc that tilted unseen (others may lie on
+    the base plate): its `fell` says so (not confident)."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.15)
+    pawns = five_pawns(tab)
+    size, x, y = pawns[3]
+    m = 2.1
+    tab.loads.append(lambda s: (-m, -m * x, -m * y) if s >= 16.0 else (0.0, 0.0, 0.0))
+    events = tab.run(20.0)
+    assert kinds(events) == ["placed"] * 5 + ["fell"]
+    assert events[-1]["pawns"] == {"small": 1, "medium": 0, "large": 0}
+    assert events[-1]["confident"] is False
+
+
+@pytest.mark.parametrize(("rate", "cells"), [(80.0, 4), (80.0, 3)])
+def test_pawn_sliding_off_the_rim_alone_is_still_a_confident_fall(table, rate: float, cells: int) -> None:
+    """The counterpart: the medium pawn standing 130 mm out slides off over the rim by itself
+    (no tip): the one pawn its mass and moment fit, reported with confidence."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.15)
+    pawns = five_pawns(tab)
+    size, x, y = pawns[1]
+    m = 4.6
+    tab.loads.append(lambda s: (-m, -m * x, -m * y) if s >= 16.0 else (0.0, 0.0, 0.0))
+    events = tab.run(20.0)
+    assert kinds(events) == ["placed"] * 5 + ["fell"]
+    assert events[-1]["pawns"] == {"small": 0, "medium": 1, "large": 0}
+    assert events[-1].get("confident", True) is True
+
+
+@pytest.mark.parametrize(("rate", "cells"), [(80.0, 4), (80.0, 3), (10.0, 4), (10.0, 3)])
+def test_light_finger_resting_on_a_pawn_just_placed_lets_go_without_a_fall(table, rate: float,
+                                                                            cells: int) -> None:
+    """A small pawn set down with a light finger (6 g) resting on it for 1.2 s: the steady level is
+    read as a large pawn (that misreading is the placement's). When the finger lets go the load
+    goes down by 6 g from where that pawn stands, and a small pawn's weight stays: the finger
+    left, no pawn fell (before: a false `fell` of a small and a medium pawn). The pawn is
+    re-read as the small one it is, so when it later falls with a tip, it is counted as small."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.15)
+    pawns = five_pawns(tab)
+    x, y = polar(120, 350)
+    tab.place(16.0, "small", x, y, press_g=6.0, press_s=1.2)
+    tab.tip_ex(20.0, [("small", x, y), pawns[2]], first_fall_s=0.5, spacing_s=0.35)
+    events = tab.run(25.0)
+    got = kinds(events)
+    assert got[:6] == ["placed"] * 6 and got[6] == "tipped" and got[-1] == "settled"
+    assert "fell" not in got[:7]
+    assert fallen(events) == {"small": 1, "medium": 0, "large": 1}
+
+
+@pytest.mark.parametrize(("rate", "cells"), [
+    (80.0, 3),
+    pytest.param(80.0, 4, marks=pytest.mark.xfail(
+        reason="the pawn set down and gone within 0.25 s is read as a hand before the tip is seen "
+               "(hand/tip reading, not the falls)", strict=True)),
+])
+def test_falls_of_a_tip_seen_after_the_pawn_set_down_fell_are_exact_or_not_confident(
+        table, rate: float, cells: int) -> None:
+    """A large pawn set down at the rim with a light touch tips the disc by creeping (no strike)
+    and falls 0.25 s after the release, before any tip test sees the disc go over; a small pawn
+    follows. The pawn set down was never weighed: the falls read from the base are one pawn
+    short, so they must not be confident (a load stood a pawn above the base just before the
+    tip, and the tilted disc shows no pawn gained)."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.15)
+    pawns = five_pawns(tab)
+    x, y = polar(140, 15)
+    rel = tab.place(16.0, "large", x, y, press_g=2.0, press_s=0.3)
+    tab.tip_ex(rel, [("large", x, y), pawns[0]], excess=400, creep_s=0.8, strike="pad",
+               first_fall_s=0.25, spacing_s=0.9)
+    events = tab.run(24.0)
+    assert "tipped" in kinds(events)
+    falls = [e for e in events if e["event"] == "fell"]
+    exact = fallen(events) == {"small": 1, "medium": 0, "large": 1}
+    assert falls and (exact or any(e.get("confident") is False for e in falls))
+
+
+@pytest.mark.parametrize(("rate", "cells"), [(80.0, 4), (80.0, 3)])
+def test_falls_taking_a_pawn_whose_placement_fit_no_size_are_not_confident(table, monkeypatch, rate: float,
+                                                                           cells: int) -> None:
+    """A pawn weighing 3.4 g (no size of the set: a chipped pawn, or a reading spoilt by a finger)
+    is reported placed as the nearest size, not confident. When it falls in a tip with another,
+    what fell rests on that reading: the `fell` that takes it is not confident either (it was,
+    and a size that fits nothing was reported as certain); the other pawn's own fall may be."""
+    from tests.companion.sensing import conftest
+
+    monkeypatch.setitem(conftest.MASSES, "odd", 3.4)
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.15)
+    pawns = five_pawns(tab)
+    x, y = polar(125, 5)
+    tab.place(16.0, "odd", x, y)
+    tab.tip_ex(19.0, [("odd", x, y), pawns[2]], first_fall_s=0.5, spacing_s=0.4)
+    events = tab.run(24.0)
+    placed = [e for e in events if e["event"] == "placed"]
+    assert len(placed) == 6 and placed[-1]["confident"] is False
+    falls = [e for e in events if e["event"] == "fell"]
+    odd = [e for e in falls if e["pawns"]["medium"] == 1]
+    assert len(odd) == 1 and odd[0]["confident"] is False
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(("cells", "deg"), [(4, 45), (4, 30), (3, 90), (3, 60)])
+def test_a_pawn_landing_on_the_base_plate_is_still_counted_as_fallen(table, seed: int, cells: int,
+                                                                     deg: float) -> None:
+    """A medium pawn at the rim slides off a tipped disc onto the base plate and stays weighed;
+    a small one falls to the table. The landing (its weight gone for its flight, back with an
+    impact) is the only sign of the first: it is reported (weighed, not confident). Before, a
+    reading of noise a few tenths of a second earlier, one reading below the reference, was
+    taken for a dip, and the watch for its aftermath swallowed the start of the real flight:
+    the episode was read as the small pawn alone, with confidence."""
+    tab = table(cells=cells, rate_hz=80.0, noise_g=0.15, seed=seed)
+    pawns = five_pawns(tab)
+    x, y = polar(140, deg)
+    tab.place(16.0, "medium", x, y)
+    tab.tip_ex(19.0, [("medium", x, y), pawns[0]], first_fall_s=0.5, spacing_s=0.5, on_base=(0,))
+    events = tab.run(24.0)
+    falls = [e for e in events if e["event"] == "fell"]
+    assert fallen(events) == {"small": 1, "medium": 1, "large": 0}
+    weighed = [e for e in falls if e.get("weighed")]
+    assert len(weighed) == 1 and weighed[0]["pawns"]["medium"] == 1 and weighed[0]["confident"] is False
+
+
+@pytest.mark.parametrize("spacing", [0.12, 0.18])
+@pytest.mark.parametrize(("cells", "seed"), [(4, 1), (4, 2), (3, 1), (3, 3)])
+def test_a_pawn_landing_on_the_base_plate_just_after_another_fell_is_still_counted(
+        table, spacing: float, cells: int, seed: int) -> None:
+    """A small pawn falls to the table, and 0.12-0.18 s later a medium one slides onto the base
+    plate and stays weighed. The small one's step down had been taken for the start of a flight
+    (a run below the reference), which swallowed the medium one's flight: the episode was read
+    as the small pawn alone, with confidence. A flight ends with its weight coming back, never
+    with a further drop: calm at a lower level and lower still is a step, then a new dip; and a
+    run too long for a flight leaves its calm tail as the new reference."""
+    tab = table(cells=cells, rate_hz=80.0, noise_g=0.15, seed=seed)
+    pawns = five_pawns(tab)
+    x, y = polar(140, 15)
+    tab.place(16.0, "medium", x, y)
+    tab.tip_ex(19.0, [pawns[0], ("medium", x, y)], first_fall_s=0.5, spacing_s=spacing, on_base=(1,))
+    events = tab.run(24.0)
+    assert fallen(events) == {"small": 1, "medium": 1, "large": 0}
+    assert any(e["event"] == "fell" and e.get("weighed") and e["confident"] is False for e in events)
