@@ -19,7 +19,6 @@ from companion.sensing.trace import BAD_CODES, RAW_MAX, RAW_MIN, TraceHeader
 
 _BAD_CODES = BAD_CODES
 _BAD = frozenset((None, *_BAD_CODES))  # a row holding none of these may take the fast path
-BAD_CODES_AND_MISSED = _BAD
 ALONE_RATIO = 50.0  # noise this far above every other cell's is no load's, whatever they do
 BIG_JUMP_G = 40.0  # a per-sample jump this big, far above the other cells', is held as a glitch
 
