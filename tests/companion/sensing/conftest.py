@@ -21,6 +21,28 @@ MASSES = {"small": 2.1, "medium": 4.6, "large": 7.9}
 Load = Callable[[float], tuple[float, float, float]]
 
 
+def polar(r: float, deg: float) -> tuple[float, float]:
+    return r * math.cos(math.radians(deg)), r * math.sin(math.radians(deg))
+
+
+def kinds(events: list[dict]) -> list[str]:
+    return [e["event"] for e in events]
+
+
+SPOTS = [("small", 120, 10), ("medium", 130, 20), ("large", 110, 350), ("small", 60, 200),
+         ("medium", 80, 120)]
+
+
+def five_pawns(tab) -> list[tuple[str, float, float]]:
+    """Five pawns set down 2.5 s apart from 2 s on (the last released at 12.3 s)."""
+    pawns = []
+    for i, (size, r, deg) in enumerate(SPOTS):
+        x, y = polar(r, deg)
+        tab.place(2.0 + 2.5 * i, size, x, y)
+        pawns.append((size, x, y))
+    return pawns
+
+
 def ramp(t: float, start: float, end: float, edge: float) -> float:
     """0..1 trapezoid with linear edges."""
     if t <= start or t >= end:

@@ -8,28 +8,7 @@ import math
 
 import pytest
 
-
-def polar(r: float, deg: float) -> tuple[float, float]:
-    return r * math.cos(math.radians(deg)), r * math.sin(math.radians(deg))
-
-
-def kinds(events: list[dict]) -> list[str]:
-    return [e["event"] for e in events]
-
-
-SPOTS = [("small", 120, 10), ("medium", 130, 20), ("large", 110, 350), ("small", 60, 200),
-         ("medium", 80, 120)]
-
-
-def five_pawns(tab) -> list[tuple[str, float, float]]:
-    """Five pawns set down 2.5 s apart from 2 s on (the last released at 12.3 s)."""
-    pawns = []
-    for i, (size, r, deg) in enumerate(SPOTS):
-        x, y = polar(r, deg)
-        tab.place(2.0 + 2.5 * i, size, x, y)
-        pawns.append((size, x, y))
-    return pawns
-
+from .conftest import SPOTS, five_pawns, kinds, polar  # noqa: F401 (shared scripted helpers)
 
 TABLES = [(80.0, 4), (80.0, 3), (10.0, 4), (10.0, 3)]
 
