@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,7 +28,15 @@ def run(args: argparse.Namespace) -> int:
         spec = rules.setup_spec()
         players = (f"{spec.min_players} players" if spec.min_players == spec.max_players
                    else f"{spec.min_players}-{spec.max_players} players")
-        options = ", ".join(f"{o.name} ({'/'.join(str(c) for c in o.choices)})" for o in spec.options)
+        options = ", ".join(f"{o.name} ({_choices(o)})" for o in spec.options)
         print(f"{rules.name:<20} {rules.title} · {players} · scoring: {rules.scoring}"
               + (f" · options: {options}" if options else ""))
     return 0
+
+
+def _choices(option: Any) -> str:
+    """An option's choices for one line: all of them, or the default and how many when they are many
+    (Dodos' Challenger modifiers are 80 values like ``2/2/1``)."""
+    if len(option.choices) > 12:
+        return f"default {option.default}; {len(option.choices)} values, listed by --json"
+    return "/".join(str(c) for c in option.choices)

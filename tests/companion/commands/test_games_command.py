@@ -90,3 +90,11 @@ def test_the_numbered_terminal_plays_any_game(monkeypatch, tmp_path):
     assert "1. Ann: step 1" in text and "Ann steps 2" in text and "Ranking:" in text and "Scores:" in text
     lines = save.read_text().splitlines()
     assert json.loads(lines[0])["game"] == "tiny-race" and len(lines) > 2
+
+
+def test_an_option_with_many_values_is_listed_by_its_default_and_count(capsys):
+    assert main(["games"]) == 0
+    dodos = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("dodos"))
+    assert "challenger_modifiers (default 2/2/1; " in dodos and " values, listed by --json)" in dodos
+    assert "0/0/0/0/0/1" not in dodos  # a hundred values of three counts each, joined, read as one
+    assert "mode (race/cup)" in dodos
