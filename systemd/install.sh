@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Install or update Dingo Companion as a service on Raspberry Pi OS Bookworm (64-bit).
 #
-#   sudo systemd/install.sh [--hostname NAME] [--no-start]
+#   sudo systemd/install.sh [--hostname NAME] [--no-start] [--hub | --hub-only]
 #
 # Creates the service user `dingo`, a virtual environment in /opt/dingo-companion with the Pi
 # extras, /etc/dingo-companion/config.toml (only if absent), the systemd unit, the udev rule and
 # the avahi announcement, then enables and (re)starts the service. Safe to run again: that is how
 # you update (git pull, then run it again); the configuration and the session data are kept.
+# --hub also installs the venue hub (dingo-hub.service and /etc/dingo-companion/hub.env, only if
+# absent: edit it, then start the hub); --hub-only installs the hub on a machine that is no table.
 #
 # Environment: DRY_RUN=1 prints every step instead of doing it. DINGO_EXTRA=pi|pi5 forces the
 # Python extras (default: pi5 on a Raspberry Pi 5, else pi). DINGO_ROOT=DIR installs below DIR
@@ -22,6 +24,8 @@ VENV=$APP/venv
 ETC=/etc/dingo-companion
 CONFIG=$ETC/config.toml
 UNIT=/etc/systemd/system/dingo-companion.service
+HUB_UNIT=/etc/systemd/system/dingo-hub.service
+HUB_ENV=$ETC/hub.env
 UDEV=/etc/udev/rules.d/60-dingo-bridge.rules
 AVAHI=/etc/avahi/services/dingo-companion.service
 LINK=/usr/local/bin/dingo-companion
@@ -36,17 +40,24 @@ run() { if [ "$DRY_RUN" = 1 ]; then printf '+ %s\n' "$*"; else "$@"; fi; }
 
 new_hostname=""
 start=1
+hub=0
+table=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --hostname) [ $# -ge 2 ] || die "--hostname needs a name"; new_hostname=$2; shift 2 ;;
         --hostname=*) new_hostname=${1#*=}; shift ;;
         --no-start) start=0; shift ;;
+        --hub) hub=1; shift ;;
+        --hub-only) hub=1; table=0; shift ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
 done
 if [ -n "$new_hostname" ] && ! [[ $new_hostname =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]]; then
     die "--hostname '$new_hostname' is not a valid host name (lower-case letters, digits, '-')"
+fi
+if [ "$table" = 0 ] && [ -n "$new_hostname" ]; then
+    die "--hostname names a table's page; the hub keeps the machine's name (drop --hub-only or --hostname)"
 fi
 if [ "$DRY_RUN" != 1 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
     die "run as root: sudo $0 $*"
@@ -124,29 +135,60 @@ print(load_config(sys.argv[1]).web.port)' "$ROOT$CONFIG" 2>/dev/null) || port=80
 fi
 
 # --- systemd unit, udev rule, mDNS announcement -------------------------------------------------
-say "installing the unit, the udev rule and the avahi service (port $port)"
-run install -D -m 0644 "$SRC/systemd/dingo-companion.service" "$ROOT$UNIT"
-run install -D -m 0644 "$SRC/systemd/60-dingo-bridge.rules" "$ROOT$UDEV"
-if [ "$DRY_RUN" = 1 ]; then
-    printf '+ install %s -> %s (port %s)\n' "$SRC/systemd/dingo-companion.avahi.service" "$ROOT$AVAHI" "$port"
-else
-    install -d -m 0755 "$(dirname "$ROOT$AVAHI")"
-    sed "s#<port>8000</port>#<port>$port</port>#" "$SRC/systemd/dingo-companion.avahi.service" \
-        > "$ROOT$AVAHI.tmp"
-    chmod 0644 "$ROOT$AVAHI.tmp"
-    mv -f "$ROOT$AVAHI.tmp" "$ROOT$AVAHI"
+if [ "$table" = 1 ]; then
+    say "installing the unit, the udev rule and the avahi service (port $port)"
+    run install -D -m 0644 "$SRC/systemd/dingo-companion.service" "$ROOT$UNIT"
+    run install -D -m 0644 "$SRC/systemd/60-dingo-bridge.rules" "$ROOT$UDEV"
+    if [ "$DRY_RUN" = 1 ]; then
+        printf '+ install %s -> %s (port %s)\n' "$SRC/systemd/dingo-companion.avahi.service" "$ROOT$AVAHI" "$port"
+    else
+        install -d -m 0755 "$(dirname "$ROOT$AVAHI")"
+        sed "s#<port>8000</port>#<port>$port</port>#" "$SRC/systemd/dingo-companion.avahi.service" \
+            > "$ROOT$AVAHI.tmp"
+        chmod 0644 "$ROOT$AVAHI.tmp"
+        mv -f "$ROOT$AVAHI.tmp" "$ROOT$AVAHI"
+    fi
+    run udevadm control --reload-rules
+    run udevadm trigger --action=add --subsystem-match=tty
+    if [ -n "$new_hostname" ]; then
+        say "host name: $new_hostname (the page becomes http://$new_hostname.local:$port/)"
+        run hostnamectl hostname "$new_hostname"
+        run sed -i "s/^127\.0\.1\.1[[:space:]].*/127.0.1.1\t$new_hostname/" "$ROOT/etc/hosts"
+        run systemctl restart avahi-daemon.service   # announce the new name now
+    fi
 fi
-run udevadm control --reload-rules
-run udevadm trigger --action=add --subsystem-match=tty
-if [ -n "$new_hostname" ]; then
-    say "host name: $new_hostname (the page becomes http://$new_hostname.local:$port/)"
-    run hostnamectl hostname "$new_hostname"
-    run sed -i "s/^127\.0\.1\.1[[:space:]].*/127.0.1.1\t$new_hostname/" "$ROOT/etc/hosts"
-    run systemctl restart avahi-daemon.service   # announce the new name now
+
+# --- the venue hub (--hub, --hub-only) -----------------------------------------------------------
+hub_env_new=0
+if [ "$hub" = 1 ]; then
+    say "installing the venue hub's unit"
+    run install -D -m 0644 "$SRC/systemd/dingo-hub.service" "$ROOT$HUB_UNIT"
+    if [ -e "$ROOT$HUB_ENV" ]; then
+        say "keeping the existing $HUB_ENV"
+    else
+        say "writing $HUB_ENV from systemd/hub.env.example"
+        run install -m 0640 "$SRC/systemd/hub.env.example" "$ROOT$HUB_ENV"
+        hub_env_new=1
+    fi
+    run chgrp "$USER_NAME" "$ROOT$HUB_ENV"
+    run chmod 0640 "$ROOT$HUB_ENV"
 fi
 
 # --- start --------------------------------------------------------------------------------------
 run systemctl daemon-reload
+if [ "$hub" = 1 ]; then
+    run systemctl enable dingo-hub.service
+    if [ "$hub_env_new" = 1 ]; then
+        say "the hub starts once you have set its broker: edit $HUB_ENV, then: systemctl restart dingo-hub"
+    elif [ "$start" = 1 ]; then
+        say "(re)starting dingo-hub"
+        run systemctl restart dingo-hub.service
+    fi
+fi
+if [ "$table" = 0 ]; then
+    say "done (the hub only). Journal: journalctl -u dingo-hub -f    Settings: $HUB_ENV"
+    exit 0
+fi
 run systemctl enable avahi-daemon.service dingo-companion.service
 if [ "$start" = 1 ]; then
     say "(re)starting dingo-companion"

@@ -3,7 +3,8 @@
 #
 #   sudo systemd/uninstall.sh [--purge]
 #
-# Stops and removes the service, its unit, udev rule, avahi announcement and /opt/dingo-companion.
+# Stops and removes the service (and the venue hub's, if installed), their units, the udev rule,
+# the avahi announcement and /opt/dingo-companion.
 # Keeps the session data (/var/lib/dingo-companion), the configuration (/etc/dingo-companion) and
 # the user `dingo` unless --purge is given. Safe to run twice.
 #
@@ -16,6 +17,7 @@ APP=/opt/dingo-companion
 ETC=/etc/dingo-companion
 STATE=/var/lib/dingo-companion
 UNIT=/etc/systemd/system/dingo-companion.service
+HUB_UNIT=/etc/systemd/system/dingo-hub.service
 UDEV=/etc/udev/rules.d/60-dingo-bridge.rules
 AVAHI=/etc/avahi/services/dingo-companion.service
 LINK=/usr/local/bin/dingo-companion
@@ -39,11 +41,15 @@ fi
 
 say "stopping and disabling dingo-companion"
 run systemctl disable --now dingo-companion.service 2>/dev/null || true
-say "removing the unit, the udev rule, the avahi service and $APP"
-run rm -f "$ROOT$UNIT" "$ROOT$UDEV" "$ROOT$AVAHI" "$ROOT$LINK"
+if [ -e "$ROOT$HUB_UNIT" ]; then
+    say "stopping and disabling dingo-hub"
+    run systemctl disable --now dingo-hub.service 2>/dev/null || true
+fi
+say "removing the units, the udev rule, the avahi service and $APP"
+run rm -f "$ROOT$UNIT" "$ROOT$HUB_UNIT" "$ROOT$UDEV" "$ROOT$AVAHI" "$ROOT$LINK"
 run rm -rf "$ROOT$APP"
 run systemctl daemon-reload || true
-run systemctl reset-failed dingo-companion.service 2>/dev/null || true
+run systemctl reset-failed dingo-companion.service dingo-hub.service 2>/dev/null || true
 run udevadm control --reload-rules || true
 
 if [ "$purge" = 1 ]; then

@@ -163,3 +163,47 @@ def test_install_twice_then_uninstall(fake_system: tuple[Path, dict[str, str]]) 
     run_script(UNINSTALL, env, "--purge")
     assert not state.exists() and not config.exists()
     assert "userdel dingo" in log.read_text(encoding="utf-8")
+
+
+def test_install_with_the_venue_hub_then_uninstall(fake_system: tuple[Path, dict[str, str]]) -> None:
+    """--hub adds the hub's unit and settings; a new settings file is not started until edited."""
+    root, env = fake_system
+    log = Path(env["STUB_LOG"])
+    first = run_script(INSTALL, env, "--hub")
+    hub_unit = root / "etc" / "systemd" / "system" / "dingo-hub.service"
+    hub_env = root / "etc" / "dingo-companion" / "hub.env"
+    assert hub_unit.read_bytes() == (REPO / "systemd" / "dingo-hub.service").read_bytes()
+    assert hub_env.read_bytes() == (REPO / "systemd" / "hub.env.example").read_bytes()
+    assert hub_env.stat().st_mode & 0o777 == 0o640  # the broker password is not world-readable
+    assert "edit /etc/dingo-companion/hub.env, then: systemctl restart dingo-hub" in first.stdout
+    commands = log.read_text(encoding="utf-8")
+    assert "systemctl enable dingo-hub.service" in commands
+    assert "systemctl restart dingo-hub.service" not in commands  # not with the example's broker
+    assert "systemctl restart dingo-companion.service" in commands  # the table as before
+
+    # The organiser sets the broker; an update keeps the file and restarts the hub.
+    hub_env.write_text("DINGO_HUB_ARGS=--broker 10.0.0.2\nDINGO_BROKER_PASSWORD=s3cret\n", encoding="utf-8")
+    second = run_script(INSTALL, env, "--hub")
+    assert "keeping the existing /etc/dingo-companion/hub.env" in second.stdout
+    assert "s3cret" in hub_env.read_text(encoding="utf-8")
+    assert "systemctl restart dingo-hub.service" in log.read_text(encoding="utf-8")
+
+    run_script(UNINSTALL, env)
+    assert not hub_unit.exists() and hub_env.exists()  # settings kept without --purge
+    assert "systemctl disable --now dingo-hub.service" in log.read_text(encoding="utf-8")
+
+
+def test_hub_only_installs_no_table_service(fake_system: tuple[Path, dict[str, str]]) -> None:
+    root, env = fake_system
+    log = Path(env["STUB_LOG"])
+    out = run_script(INSTALL, env, "--hub-only").stdout
+    assert (root / "etc" / "systemd" / "system" / "dingo-hub.service").exists()
+    assert not (root / "etc" / "systemd" / "system" / "dingo-companion.service").exists()
+    assert not (root / "etc" / "udev" / "rules.d" / "60-dingo-bridge.rules").exists()
+    assert not (root / "etc" / "avahi" / "services" / "dingo-companion.service").exists()
+    commands = log.read_text(encoding="utf-8")
+    assert "dingo-companion.service" not in commands and "systemctl enable dingo-hub.service" in commands
+    assert "done (the hub only)" in out
+    bad = subprocess.run([BASH, str(INSTALL), "--hub-only", "--hostname", "hub"], env=env,
+                         capture_output=True, text=True, timeout=30)
+    assert bad.returncode != 0 and "--hostname names a table's page" in bad.stderr
