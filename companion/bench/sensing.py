@@ -75,6 +75,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("sensing", help="simulated corpus -> pipeline -> accuracy and speed")
     parser.add_argument("--seeds", type=int, default=6,
                         help="game and bump-only traces per table (default 6)")
+    parser.add_argument("--first-seed", type=int, default=0, metavar="K",
+                        help="start the seed set at K (default 0): K > 0 gives a fresh corpus, other "
+                             "traces than every earlier run with a smaller K")
     parser.add_argument("--quick", action="store_true", help="short traces, 1 seed (a smoke run)")
     parser.add_argument("--rates", default="80,10", help="sample rates, comma-separated (default 80,10)")
     parser.add_argument("--cells", default="4,3", help="cell counts, comma-separated (default 4,3)")
@@ -101,30 +104,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def corpus_plan(seeds: int, quick: bool, rate_hz: float, cells: int,
-                corpus: str = "main", family: str | None = None) -> list[dict[str, Any]]:
+                corpus: str = "main", family: str | None = None, first: int = 0) -> list[dict[str, Any]]:
     """The scenarios of one (rate, cells) table: game, bump-only and fault traces.
 
     ``corpus`` picks the generator (``main``: hardware.sim, ``alt``: hardware.sim_alt);
-    ``family`` (a ``hardware.simfamily`` family name) overrides it.
+    ``family`` (a ``hardware.simfamily`` family name) overrides it. ``first`` shifts every seed
+    (``first=0`` is the historical corpus; a larger one gives traces no earlier run used).
     """
     if family is not None:
         from hardware.simfamily.families import family as check_family
 
         check_family(family)
-        return [dict(p, family=family) for p in corpus_plan(seeds, quick, rate_hz, cells)]
+        return [dict(p, family=family) for p in corpus_plan(seeds, quick, rate_hz, cells, first=first)]
     if corpus not in CORPORA:
         raise ValueError(f"corpus must be one of {', '.join(CORPORA)}, got {corpus!r}")
     if seeds < 1:
         raise ValueError(f"--seeds must be at least 1, got {seeds}")
+    if not 0 <= first <= 1000:
+        raise ValueError(f"--first-seed must be between 0 and 1000, got {first}")
     game_min, quiet_min, fault_min = (1.5, 3.0, 1.0) if quick else (4.0, 10.0, 1.5)
     plan = []
     for i in range(seeds):
         noise = 0.05 + 0.20 * (i / (seeds - 1) if seeds > 1 else 1.0)
-        base = 1000 * i + 10 * cells + int(rate_hz)
+        base = 1000 * (first + i) + 10 * cells + int(rate_hz)
         plan.append({"seed": base, "kind": "game", "noise_g": noise, "minutes": game_min})
         plan.append({"seed": base + 500, "kind": "bump_only", "noise_g": noise, "minutes": quiet_min})
     for k in range(4 if quick else 8):  # seed % 4 picks the fault kind: each kind once or twice
-        seed = 100_000 + 8 * (10 * cells + int(rate_hz)) + k
+        seed = 100_000 + 8 * (10 * cells + int(rate_hz)) + k + 10_000 * first
         plan.append({"seed": seed, "kind": "faults", "noise_g": 0.05 + 0.2 * ((k + 2 * (k // 4)) % 4) / 3,
                      "minutes": fault_min})
     extra = {} if corpus == "main" else {"corpus": corpus}
@@ -337,7 +343,8 @@ def run(args: argparse.Namespace) -> int:
         cell_counts = [int(c) for c in args.cells.split(",")]
         seeds = 1 if args.quick else args.seeds
         corpora = CORPORA if args.corpus == "both" else (args.corpus,)
-        plans = {(corpus, r, c): corpus_plan(seeds, args.quick, r, c, corpus)
+        first = getattr(args, "first_seed", 0)
+        plans = {(corpus, r, c): corpus_plan(seeds, args.quick, r, c, corpus, first=first)
                  for corpus in corpora for r in rates for c in cell_counts}
     except ValueError as exc:
         print(f"bench sensing: {exc}", file=sys.stderr)

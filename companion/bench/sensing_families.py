@@ -104,7 +104,7 @@ def run_families(args: argparse.Namespace) -> int:
         cell_counts = [int(c) for c in args.cells.split(",")]
         seeds = 1 if args.quick else args.seeds
         plans = {
-            (f, r, c): corpus_plan(seeds, args.quick, r, c, family=f)
+            (f, r, c): corpus_plan(seeds, args.quick, r, c, family=f, first=getattr(args, "first_seed", 0))
             for r in rates
             for c in cell_counts
             for f in families

@@ -150,3 +150,13 @@ def test_from_dump_names_a_missing_directory(tmp_path, capsys: pytest.CaptureFix
                               json=False, dump=None, long_game_hours=0.0, from_dump=tmp_path / "nowhere")
     assert run_families(args) == 2
     assert "nowhere: no such directory" in capsys.readouterr().err
+
+
+def test_first_seed_gives_a_fresh_corpus_with_the_same_mix() -> None:
+    old = corpus_plan(6, False, 80, 4, family="rocker")
+    fresh = corpus_plan(6, False, 80, 4, family="rocker", first=7)
+    assert not {p["seed"] for p in old} & {p["seed"] for p in fresh}
+    assert [(p["kind"], p["noise_g"]) for p in old] == [(p["kind"], p["noise_g"]) for p in fresh]
+    assert corpus_plan(2, False, 80, 4, first=0) == corpus_plan(2, False, 80, 4)
+    with pytest.raises(ValueError, match="--first-seed"):
+        corpus_plan(1, True, 80, 4, first=-1)
