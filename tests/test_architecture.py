@@ -1,0 +1,152 @@
+"""The import structure the design fixes (docs/architecture.md): one direction, pure cores.
+
+Read from the source with ``ast`` (every import, also those inside functions), so a change that
+breaks a rule fails here with the module and the import named, before anyone notices a slow or
+untestable core.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).parents[1]
+PACKAGES = ("companion", "web", "hardware", "firmware_bridge")
+# The pure cores: rules engines and sensing. Dice and samples come in as inputs: no clock, no
+# randomness, no threads, no I/O, no hardware, no web, and nothing of the application around them.
+PURE = ("companion.sensing", "companion.games")
+IMPURE_MODULES = {
+    "asyncio", "datetime", "gpiozero", "hx711", "multiprocessing", "os", "paho", "pathlib", "random",
+    "secrets", "select", "serial", "shutil", "socket", "sqlite3", "subprocess", "threading", "time",
+    "urllib", "uuid", "flask", "waitress", "web", "hardware", "firmware_bridge",
+}
+# The trace file format (contract 1) lives beside the pipeline and opens files by path; the
+# pipeline itself takes samples.
+ALLOWED = {("companion.sensing.trace", "pathlib")}
+
+
+def _name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_name(p): p for top in PACKAGES for p in sorted((REPO / top).rglob("*.py"))}
+
+
+def _resolve(module: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    if MODULES[module].name != "__init__.py":
+        base = base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(module: str, *, runtime_only: bool, source: str | None = None) -> set[str]:
+    """Modules ``module`` imports; ``runtime_only``: at import time (not in functions or
+    ``if TYPE_CHECKING``), the imports that can make a cycle."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8") if source is None else source)
+    found: set[str] = set()
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                if not runtime_only:
+                    visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                target = _resolve(module, node)
+                subs = [f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in MODULES]
+                found.update(subs)
+                if len(subs) < len(node.names):
+                    found.add(target)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if not runtime_only or isinstance(node, ast.ClassDef):
+                    visit(node.body)
+            else:
+                for field in ("body", "orelse", "finalbody"):
+                    visit(getattr(node, field, []) or [])
+                for handler in getattr(node, "handlers", []) or []:
+                    visit(handler.body)
+
+    visit(tree.body)
+    return found
+
+
+def _project(name: str) -> str | None:
+    """The project module an import names (a package's or a module's), if any."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def test_no_import_cycles() -> None:
+    graph = {m: {p for i in _imports(m, runtime_only=True) if (p := _project(i)) and p != m} for m in MODULES}
+    state: dict[str, int] = {}
+
+    def walk(m: str, path: list[str]) -> None:
+        state[m] = 1
+        for n in sorted(graph[m]):
+            if state.get(n) == 1:
+                cycle = path[path.index(n):] + [n] if n in path else [m, n]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if n not in state:
+                walk(n, path + [n])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            walk(m, [m])
+
+
+@pytest.mark.parametrize("core", PURE)
+def test_the_cores_are_pure(core: str) -> None:
+    bad = []
+    for module in (m for m in MODULES if m == core or m.startswith(core + ".")):
+        for name in _imports(module, runtime_only=False):
+            top = name.split(".")[0]
+            outside = name.startswith("companion.") and not name.startswith(core + ".")
+            if (top in IMPURE_MODULES or outside) and (module, name) not in ALLOWED:
+                bad.append(f"{module} imports {name}")
+    assert not bad, "\n".join(bad)
+
+
+def test_only_the_entry_points_know_the_web_page() -> None:
+    """The page depends on the application, never the reverse: only ``companion.commands`` (the
+    command line, the composition root) starts the web server."""
+    bad = [f"{m} imports {name}" for m in MODULES if m.startswith("companion.") and
+           not m.startswith("companion.commands") for name in _imports(m, runtime_only=False)
+           if name == "web" or name.startswith("web.")]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_checker_sees_imports() -> None:
+    """The rules above are only as good as the import reader: it finds what is there."""
+    source = """
+from __future__ import annotations
+import math
+from typing import TYPE_CHECKING
+from . import cells
+from .falls import Pawn
+if TYPE_CHECKING:
+    from companion.sensing.trace import TraceHeader
+try:
+    import time
+except ImportError:
+    pass
+def later():
+    import random
+class Box:
+    import threading
+"""
+    now = _imports("companion.sensing.pipeline", runtime_only=True, source=source)
+    assert {"math", "companion.sensing.cells", "companion.sensing.falls", "time", "threading"} <= now
+    assert not {"companion.sensing.trace", "random"} & now
+    every = _imports("companion.sensing.pipeline", runtime_only=False, source=source)
+    assert {"companion.sensing.trace", "random"} <= every
+    assert "web.app" in _imports("companion.commands.run", runtime_only=False)
