@@ -262,7 +262,7 @@ def pawn_set(rng: random.Random) -> tuple[str, dict[str, float]]:
 
     * ``standard``: the sets of ``hardware/sim`` (half of them with a large weighing two mediums);
     * ``light``: moulded plastic, small 1.5-1.9 g, medium 2.1-2.4x, large 1.6-1.8x the medium;
-    * ``wooden``: turned beech, small 2.8-3.5 g, medium 2.0-2.3x, large 1.65-1.85x the medium;
+    * ``wooden``: turned beech, small 2.6-3.2 g, medium 2.0-2.2x, large 1.6-1.75x the medium (to 12.3 g);
     * ``rod``: cut from one dowel at lengths 1:2:3 (small 2.0-2.8 g, each larger size within 3 % of
       2x and 3x the small): two smalls weigh a medium and a small and a medium weigh a large.
     """
@@ -274,9 +274,9 @@ def pawn_set(rng: random.Random) -> tuple[str, dict[str, float]]:
         medium = small * rng.uniform(2.1, 2.4)
         large = medium * rng.uniform(1.6, 1.8)
     elif kind == "wooden":
-        small = rng.uniform(2.8, 3.5)
-        medium = small * rng.uniform(2.0, 2.3)
-        large = medium * rng.uniform(1.65, 1.85)
+        small = rng.uniform(2.6, 3.2)
+        medium = small * rng.uniform(2.0, 2.2)
+        large = medium * rng.uniform(1.6, 1.75)
     else:
         small = rng.uniform(2.0, 2.8)
         medium = 2 * small * rng.uniform(0.97, 1.03)

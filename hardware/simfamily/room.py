@@ -204,7 +204,10 @@ class Room:
             for j in range(int(5 * tau / dt)):
                 if k0 + j < n:
                     u = j * dt
-                    out[k0 + j] += amp * math.exp(-u / tau) * math.sin(2 * math.pi * fn * u)
+                    # the floor's velocity rings as e^(-u/tau) sin(w u): its acceleration integrates
+                    # to zero (the floor ends at rest), normalised to ``amp`` at the footfall
+                    w = 2 * math.pi * fn
+                    out[k0 + j] += amp * math.exp(-u / tau) * (math.cos(w * u) - math.sin(w * u) / (w * tau))
             t_step += (1 / rate) * rng.uniform(0.93, 1.07)
         return Vibration("footsteps", t0, out, horizontal, direction, round(fn, 1), round(peak * 1000, 2))
 
