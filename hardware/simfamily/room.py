@@ -15,7 +15,7 @@ lived-in room does to the readings, every number drawn per trace from its own ra
   change of force (``cos beta``: a few thousandths of a gram).
 * **Mains hum** (half the tables: an unscreened HX711 board near a lamp cord): 50 or 60 Hz on each
   cell's reading, its own phase, averaged over the conversion like the load (80 SPS passes some of
-  it aliased to 20-35 Hz; 10 SPS rejects it only as well as its period is a whole number of cycles).
+  it, aliased to about 15-40 Hz; 10 SPS rejects it only as well as its period is a whole number of cycles).
 * **1/f noise**: two more relaxations per cell (0.2-1 s and 20-90 s) next to the 1-8 s one of every
   family; the white share falls to 35-65 % of the cell's variance. The total per-cell noise stays
   ``noise_g x 0.8-1.2`` (the budget the bench sets), hum included.
