@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -69,8 +70,11 @@ def sample_rows(
     link: Link,
     gaps: list[tuple[int, int]],
     fault: CellFault | None = None,
+    extra: Callable[[int, float, float], float] | None = None,
 ) -> list[Sample]:
-    """Read the load timeline through the cells; the rows the host logs."""
+    """Read the load timeline through the cells; the rows the host logs.
+
+    ``extra(cell, t_end, width)``: grams added to a reading (the room's hum, 1/f noise, temperature)."""
     n = len(cells)
     fa, ma, ya = loads
     n_grid = len(fa)
@@ -134,6 +138,8 @@ def sample_rows(
             a, b = ar[c]
             pink[c] = a * pink[c] + b * gauss(0, 1)
             grams += gauss(0, cell.white_g) + pink[c] + cell.drift_g_per_min * t_conv / 60000
+            if extra is not None:
+                grams += extra(c, t_conv, cell.period_ms)
             raw: int | None = int(round(cell.zero + cell.counts_per_gram * grams))
             raw = max(RAW_MIN, min(RAW_MAX, raw))
             if fault is not None and fault.cell == c and t_conv >= fault.t_ms:

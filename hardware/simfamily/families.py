@@ -13,6 +13,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from hardware.sim.table import random_pawn_means
 from hardware.simfamily.disc import DISC_RADIUS, Support
 
 
@@ -33,6 +34,14 @@ class Family:
     pinch_ms: tuple[float, float] = (100, 1000)
     ledge: float = 0.5  # share of tables whose base plate is wider than the disc
     legacy: str | None = None  # "sim" / "sim_alt": the old generators
+    # living-room (docs/simulator-families.md); the defaults are the other families' behaviour
+    cell_layout: str = "ring"  # ring (evenly on one circle) | irregular (home-built base)
+    pawn_sets: str = "sim"  # sim (hardware/sim's sets) | varied (light, wooden, 1:2:3 rod sets too)
+    rate_bias: tuple[float, float] = (0.0, 0.0)  # one oscillator bias shared by all the HX711s
+    room: bool = False  # floor vibration, leaning, mains hum, 1/f noise, temperature (room.py)
+    fast_players: float = 0.0  # share of players who take a turn every 1-2 s
+    finger_slide: float = 0.0  # share of placements where the finger drags the pawn 2-8 mm
+    hands: float = 0.08  # share of game turns with a hand on the disc
 
 
 FAMILIES: dict[str, Family] = {
@@ -93,11 +102,26 @@ FAMILIES: dict[str, Family] = {
             mount_mm=3.0,
             rate_error=0.04,
         ),
+        Family(
+            "living-room",
+            "a home-built table in a lived-in room: cells off the even ring, other pawn sets, fast "
+            "HX711s; floor vibration, leaning, mains hum, 1/f noise, temperature; quick players",
+            supports=("pedestal", "pivot", "rocker"),
+            clock="free",
+            rims=("hard", "felt", "ringing", "bounce"),
+            cell_layout="irregular",
+            pawn_sets="varied",
+            rate_bias=(-0.03, 0.10),
+            room=True,
+            fast_players=0.5,
+            finger_slide=0.25,
+            hands=0.14,
+        ),
     )
 }
 
 TUNED = ("sim", "sim_alt", "pedestal-sync", "pedestal-free", "pivot-spring")
-HELD_BACK = ("rocker", "creep-felt", "ringing-bounce")
+HELD_BACK = ("rocker", "creep-felt", "ringing-bounce", "living-room")
 
 
 def family(name: str) -> Family:
@@ -121,6 +145,8 @@ class Build:
     pinch_ms: tuple[float, float]
     mu_range: tuple[float, float] = (0.05, 0.35)
     extra: dict = field(default_factory=dict)
+    fast_players: float = 0.0  # share of players who take a turn every 1-2 s
+    finger_slide: float = 0.0  # share of placements where the finger drags the pawn 2-8 mm
 
 
 def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: bool) -> Support:
@@ -218,4 +244,87 @@ def draw_build(fam: Family, rng: random.Random) -> Build:
     sup = _support(kind, rim, rng, disc_mass, rng.random() < fam.creep)
     clock = fam.clock if fam.clock != "mixed" else rng.choice(("free", "sync"))
     ledge = DISC_RADIUS if rng.random() >= fam.ledge else rng.uniform(160, 190)
-    return Build(fam.name, sup, disc_mass, ledge, clock, fam.steady_place, fam.pinch_ms)
+    return Build(
+        fam.name,
+        sup,
+        disc_mass,
+        ledge,
+        clock,
+        fam.steady_place,
+        fam.pinch_ms,
+        fast_players=fam.fast_players,
+        finger_slide=fam.finger_slide,
+    )
+
+
+def pawn_set(rng: random.Random) -> tuple[str, dict[str, float]]:
+    """A pawn set of family ``varied``: (archetype, mean mass per size).
+
+    * ``standard``: the sets of ``hardware/sim`` (half of them with a large weighing two mediums);
+    * ``light``: moulded plastic, small 1.5-1.9 g, medium 2.1-2.4x, large 1.6-1.8x the medium;
+    * ``wooden``: turned beech, small 2.6-3.2 g, medium 2.0-2.2x, large 1.6-1.75x the medium (to 12.3 g);
+    * ``rod``: cut from one dowel at lengths 1:2:3 (small 2.0-2.8 g, each larger size within 3 % of
+      2x and 3x the small): two smalls weigh a medium and a small and a medium weigh a large.
+    """
+    kind = rng.choice(("standard", "light", "wooden", "rod"))
+    if kind == "standard":
+        return kind, random_pawn_means(rng)
+    if kind == "light":
+        small = rng.uniform(1.5, 1.9)
+        medium = small * rng.uniform(2.1, 2.4)
+        large = medium * rng.uniform(1.6, 1.8)
+    elif kind == "wooden":
+        small = rng.uniform(2.6, 3.2)
+        medium = small * rng.uniform(2.0, 2.2)
+        large = medium * rng.uniform(1.6, 1.75)
+    else:
+        small = rng.uniform(2.0, 2.8)
+        medium = 2 * small * rng.uniform(0.97, 1.03)
+        large = 3 * small * rng.uniform(0.97, 1.03)
+    return kind, {"small": round(small, 3), "medium": round(medium, 3), "large": round(large, 3)}
+
+
+def irregular_cells(cells: int, rng: random.Random) -> list[tuple[float, float]] | None:
+    """Cell positions of a home-built base (family ``irregular``), or None for 1 or 5+ cells (ring).
+
+    3 cells: each at ``120 k`` deg +-25 deg of a random rotation, each at its own radius of 80-140 mm
+    (a triangular frame cut to fit), redrawn until the disc's centre lies at least 30 mm inside the
+    triangle (the base stands). 4 cells: the corners of a rectangle of half-sides 70-105 mm by
+    0.65-1.0 of that, at any rotation, each corner off by up to 6 mm (a frame screwed together).
+    """
+    if cells == 3:
+        rot = rng.uniform(0, 360)
+        for _ in range(100):
+            pts = []
+            for k in range(3):
+                a = math.radians(rot + 120 * k + rng.uniform(-25, 25))
+                r = rng.uniform(80, 140)
+                pts.append((r * math.cos(a), r * math.sin(a)))
+            if _inside_margin(pts) >= 30:
+                return pts
+        raise RuntimeError("no standing 3-cell base drawn in 100 tries")  # pragma: no cover
+    if cells == 4:
+        a = rng.uniform(70, 105)
+        b = a * rng.uniform(0.65, 1.0)
+        rot = math.radians(rng.uniform(0, 360))
+        c, s = math.cos(rot), math.sin(rot)
+        out = []
+        for sx, sy in ((1, 1), (-1, 1), (-1, -1), (1, -1)):
+            x = sx * a + rng.uniform(-6, 6)
+            y = sy * b + rng.uniform(-6, 6)
+            out.append((x * c - y * s, x * s + y * c))
+        return out
+    return None
+
+
+def _inside_margin(pts: list[tuple[float, float]]) -> float:
+    """Distance from the origin to the nearest edge of the polygon ``pts`` (negative: outside)."""
+    n = len(pts)
+    area2 = sum(pts[i][0] * pts[(i + 1) % n][1] - pts[(i + 1) % n][0] * pts[i][1] for i in range(n))
+    sign = 1.0 if area2 > 0 else -1.0
+    out = math.inf
+    for i in range(n):
+        (x1, y1), (x2, y2) = pts[i], pts[(i + 1) % n]
+        length = math.hypot(x2 - x1, y2 - y1)
+        out = min(out, sign * (x1 * y2 - x2 * y1) / length)
+    return out

@@ -17,7 +17,8 @@ from companion.sensing.trace import CellSpec, Sample, TraceHeader
 from hardware.sim.table import random_pawn_means
 from hardware.sim_alt.loads import LoadTimeline, Platform, ring_positions
 from hardware.simfamily.adc import FAULT_KINDS, Cell, CellFault, Link, sample_rows
-from hardware.simfamily.families import Build, Family, draw_build, family
+from hardware.simfamily.families import Build, Family, draw_build, family, irregular_cells, pawn_set
+from hardware.simfamily.room import Room
 from hardware.simfamily.table import SIZES, Table
 
 KINDS = ("game", "bump_only", "faults")
@@ -57,10 +58,17 @@ class Rig:
         self.rng_build, self.rng_play, self.rng_adc = (
             random.Random(master.getrandbits(64)) for _ in range(3)
         )
-        rb = self.rng_build
+        # the living-room draws (cell layout, pawn set, HX711 bias, the room) come from a fourth
+        # stream, drawn after the other three: the other families' traces stay as they were
+        self.rng_env = random.Random(master.getrandbits(64))
+        rb, renv = self.rng_build, self.rng_env
         self.family = fam
         self.build = build or draw_build(fam, rb)
-        self.masses = random_pawn_means(rb)
+        self.pawn_set = "sim"
+        if fam.pawn_sets == "varied":
+            self.pawn_set, self.masses = pawn_set(renv)
+        else:
+            self.masses = random_pawn_means(rb)
         self.layout = DiscLayout()
         self.rate_hz = rate_hz
         self.cells = cells
@@ -68,6 +76,22 @@ class Rig:
         self.duration_ms = duration_ms
         radius, rotation = rb.uniform(95, 140), rb.uniform(0, 360)
         self.nominal = ring_positions(cells, radius, rotation)
+        if fam.cell_layout == "irregular":
+            self.nominal = irregular_cells(cells, renv) or self.nominal
+        self.rate_bias = renv.uniform(*fam.rate_bias) if fam.rate_bias != (0.0, 0.0) else 0.0
+        self.room: Room | None = None
+        if fam.room:
+            sup = self.build.support
+            base_g = renv.uniform(300, 900)  # base plate and support above the cells (in the offset)
+            self.room = Room(
+                renv,
+                duration_ms,
+                cells,
+                tare_g=self.build.disc_mass_g + base_g,
+                tare_z_gmm=self.build.disc_mass_g * (sup.height_mm + sup.com_mm)
+                + base_g * renv.uniform(5, 15),
+                pawn_z_mm=sup.height_mm + sup.top_mm + 7.0,
+            )
         self.real = (
             self.nominal
             if cells == 1
@@ -75,14 +99,20 @@ class Rig:
         )
         self.platform = Platform(self.real, [rb.uniform(0.85, 1.15) for _ in range(cells)])
         period = 1000.0 / rate_hz
+        if self.rate_bias:
+            period *= 1 / (1 + self.rate_bias)  # the whole batch of HX711s runs fast (or slow)
         common = period * (1 + rb.uniform(-0.015, 0.015))
         phase0 = rb.uniform(0, period)
         self.adc: list[Cell] = []
         specs = []
-        for x, y in self.nominal:
+        for i, (x, y) in enumerate(self.nominal):
             cpg = rb.choice((-1, 1)) * rb.uniform(300, 900)
             zero = rb.uniform(-300_000, 300_000)
             sigma = noise_g * rb.uniform(0.8, 1.2)
+            white = 0.85
+            if self.room is not None:
+                self.room.set_sigma(i, sigma)
+                white = self.room.cells[i].white_share
             if self.build.clock == "free":
                 per = period * (1 + rb.uniform(-fam.rate_error, fam.rate_error))
                 phase = rb.uniform(0, per)
@@ -94,7 +124,7 @@ class Rig:
                     zero,
                     per,
                     phase,
-                    sigma * math.sqrt(0.85),
+                    sigma * math.sqrt(white),
                     sigma * math.sqrt(0.15),
                     rb.uniform(-0.1, 0.1),
                 )
@@ -114,6 +144,8 @@ class Rig:
         )
         self.timeline = LoadTimeline(int(duration_ms) + 40_000)
         self.table = Table(self.rng_play, self.build, self.layout, self.timeline, self.masses)
+        if self.room is not None:
+            self.table.truth.extend(self.room.truth())
 
     def meta(self, kind: str, seed: int | str, minutes: float) -> dict[str, Any]:
         """The first truth record."""
@@ -147,7 +179,22 @@ class Rig:
                 {"period_ms": round(c.period_ms, 4), "phase_ms": round(c.phase_ms, 3)} for c in self.adc
             ],
             "cells_true_mm": [[round(x, 2), round(y, 2)] for x, y in self.real],
+            **self._living_room_meta(),
         }
+
+    def _living_room_meta(self) -> dict[str, Any]:
+        """The scenario record's extra keys of the living-room draws (none for the other families)."""
+        fam = self.family
+        out: dict[str, Any] = {}
+        if fam.pawn_sets != "sim":
+            out["pawn_set"] = self.pawn_set
+        if fam.cell_layout != "ring":
+            out["cell_layout"] = fam.cell_layout
+        if fam.rate_bias != (0.0, 0.0):
+            out["rate_bias"] = round(self.rate_bias, 4)
+        if self.room is not None:
+            out["room"] = self.room.meta()
+        return out
 
     def sample(
         self,
@@ -156,15 +203,19 @@ class Rig:
         link: Link | None = None,
     ) -> list[Sample]:
         """The logged rows of the whole script."""
+        loads = self.timeline.arrays()
+        if self.room is not None:
+            loads = self.room.apply(loads)
         return sample_rows(
             self.rng_adc,
-            self.timeline.arrays(),
+            loads,
             self.platform,
             self.adc,
             self.duration_ms,
             link or Link(),
             gaps or [],
             fault,
+            extra=self.room.reading if self.room is not None else None,
         )
 
     def finish(self, meta: dict[str, Any], samples: list[Sample]) -> Trace:
@@ -210,7 +261,7 @@ def generate(
     meta = rig.meta(kind, seed, minutes)
     fault = None
     if kind == "game":
-        play(table, duration - 8000, skill=(0.5, 0.95), hands=0.08, removals=0.05)
+        play(table, duration - 8000, skill=(0.5, 0.95), hands=fam.hands, removals=0.05)
     elif kind == "faults":
         onset = int(duration * rng.uniform(0.3, 0.6))
         fault = CellFault(rng.randrange(cells), FAULT_KINDS[seed % 4], onset)
@@ -239,10 +290,13 @@ def play(table: Table, until: float, *, skill: tuple[float, float], hands: float
     rng = table.rng
     n_players = rng.randint(2, 4)
     skills = [rng.uniform(*skill) for _ in range(n_players)]
+    share = table.b.fast_players
+    fast = [rng.random() < share for _ in range(n_players)] if share else [False] * n_players
     stock = [dict.fromkeys(SIZES, PAWNS_PER_SIZE[n_players]) for _ in range(n_players)]
     player = 0
     while table.t < until:
-        table.t += rng.uniform(1500, 5000)
+        # a fast player has the die rolled and the pawn in hand while the last one settles
+        table.t += rng.uniform(300, 1000) if fast[player] else rng.uniform(1500, 5000)
         if table.t >= until:
             break
         u = rng.random()

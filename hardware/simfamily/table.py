@@ -185,23 +185,36 @@ class Table:
                     -my1 / m1 * far + rng.gauss(0, 10),
                 )
             )
+        slide = None
+        if self.b.finger_slide and rng.random() < self.b.finger_slide:
+            slide = self._finger_slide(pawn, press, t_on)
         # when does the disc lose its balance? scan the press on the grid
         before = list(self.pawns)
         after = before + [pawn]
-        onset = None
-        t = press.t0
         t_end = max(fc.end for fc in touches) + 40
-        while t <= t_end:
-            fs = [(fc.at(t), fc.x, fc.y) for fc in touches]
-            ps = after if t >= t_on else before
-            mx, my = self.moment(ps)
-            fsum = sum(f for f, _, _ in fs)
-            mx += sum(f * fx for f, fx, _ in fs) + (0 if t >= t_on else lower.at(t) * x)
-            my += sum(f * fy for f, _, fy in fs) + (0 if t >= t_on else lower.at(t) * y)
-            if math.hypot(mx, my) > sup.hold(self.weight(ps) + fsum):
-                onset = t
-                break
-            t += STEP_MS
+
+        def scan(slide: tuple[float, float, float, float] | None) -> float | None:
+            t = press.t0
+            while t <= t_end:
+                fs = [(fc.at(t), fc.x, fc.y) for fc in touches]
+                ps = after if t >= t_on else before
+                mx, my = self.moment(ps)
+                fsum = sum(f for f, _, _ in fs)
+                mx += sum(f * fx for f, fx, _ in fs) + (0 if t >= t_on else lower.at(t) * x)
+                my += sum(f * fy for f, _, fy in fs) + (0 if t >= t_on else lower.at(t) * y)
+                if slide is not None:
+                    k = _slide_left(slide, t) * ((pawn.mass if t >= t_on else lower.at(t)) + press.at(t))
+                    mx += k * slide[2]
+                    my += k * slide[3]
+                if math.hypot(mx, my) > sup.hold(self.weight(ps) + fsum):
+                    return t
+                t += STEP_MS
+            return None
+
+        onset = scan(slide)
+        if slide is not None and onset is not None and onset < slide[0] + slide[1]:
+            slide = None  # the disc goes while the finger drags: no slide in this placement
+            onset = scan(None)
         creep_from = None
         if onset is None and sup.creep_ms > 0:
             onset, creep_from = self._creep_onset(after, t_end)
@@ -216,6 +229,15 @@ class Table:
         release = touches[0].end
         for fc in touches:
             self._add_force(fc, until=onset)
+        if slide is not None:
+            # the pawn (and the finger on it) stood off by (dx, dy) until the finger dragged it home
+            t_s, d_s, dx, dy = slide
+            n = int(round((t_s + d_s - lower.t0) / STEP_MS)) + 1
+            ks = []
+            for k in range(n):
+                t = lower.t0 + k * STEP_MS
+                ks.append(_slide_left(slide, t) * ((pawn.mass if t >= t_on else lower.at(t)) + press.at(t)))
+            self.tl.add(lower.t0, [0.0] * n, [k * dx for k in ks], [k * dy for k in ks])
         if onset is None or onset >= t_on:
             self._add_force(lower)
             self.tl.step(t_on, pawn.mass, pawn.mass * x, pawn.mass * y)
@@ -233,6 +255,7 @@ class Table:
                 "number": number,
                 "on_line": on_line(self.layout, x, y, PAWN_FOOT_MM[size]),
                 "pid": pawn.pid,
+                **({"slid_mm": round(math.hypot(slide[2], slide[3]), 1)} if slide is not None else {}),
             }
         )
         self.last_placed = pawn
@@ -251,6 +274,23 @@ class Table:
         if slide_ok and math.hypot(x, y) > 138 and rng.random() < 0.3:
             self.slide_off(pawn, rng.uniform(300, 3000))
         return False
+
+    def _finger_slide(
+        self, pawn: Pawn, press: Force, t_on: float
+    ) -> tuple[float, float, float, float] | None:
+        """A finger that drags the pawn 2-8 mm before it lets go: (start ms, duration ms, dx, dy), where
+        (dx, dy) is where the pawn touched down relative to where it ends (its truth position).
+        The drag starts 20-150 ms after touch-down and takes 40-250 ms, ending before the release."""
+        rng = self.rng
+        dist, ang = rng.uniform(2, 8), rng.uniform(0, 2 * math.pi)
+        t_s = t_on + rng.uniform(20, 150)
+        dur = min(rng.uniform(40, 250), press.end - 60 - t_s)
+        dx, dy = dist * math.cos(ang), dist * math.sin(ang)
+        if math.hypot(pawn.x + dx, pawn.y + dy) > DISC_RADIUS - 4:
+            dx, dy = -dx, -dy
+        if dur < 30:
+            return None
+        return t_s, dur, dx, dy
 
     def _creep_onset(self, pawns: list[Pawn], t_from: float) -> tuple[float | None, float | None]:
         """A compliant top creeps under the load: its holding edge retreats by up to ``creep_frac`` of the
@@ -624,3 +664,10 @@ class Table:
             return math.hypot(mx, my) / self.sup.hold(self.weight(trial))
 
         return min(available, key=margin)
+
+
+def _slide_left(slide: tuple[float, float, float, float], t: float) -> float:
+    """The share of a finger slide's offset not yet covered at ``t`` (1 before it, 0 after; min-jerk)."""
+    t_s, d_s = slide[0], slide[1]
+    k = min(1.0, max(0.0, (t - t_s) / d_s))
+    return 1.0 - (10 * k**3 - 15 * k**4 + 6 * k**5)
