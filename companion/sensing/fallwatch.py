@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion.sensing.falls import (
+    CONFIDENT_P,
     PAWN_MASS_ERR_G,
     SIZES,
     STEP_ERR_G,
@@ -71,6 +72,7 @@ class FallReader:
     righted: bool
     dec_memo: dict
     placed_t: int
+    loss_t: int = -10**9  # when the last loss off a level disc was read (the base went down then)
     unsure_falls: bool
     pre_placed: bool
     pre_est: float | None
@@ -92,6 +94,8 @@ class FallReader:
             return []
         if self.stairs.press_xy is None:
             self.stairs.press_xy = self._load_point_before_tip(pipe)
+            self.stairs.ids_at_tip = frozenset(map(id, pipe.pawns))
+            self.stairs.pre_est = self.pre_est
         tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
         self.stairs.feed(w[0], w[3], tol)
         gained = self._tipping_pawn(pipe, t)
@@ -107,7 +111,7 @@ class FallReader:
         n = max(4, round(TIP_PRESS_LOOKBACK_MS / self.dt))
         w = pipe.window(n)
         bf, bx, by = self.base
-        self.stairs.rise_before = self._rose_before_tip(pipe, bf)
+        self.stairs.rise_before, self.stairs.rise_pawn = self._rose_before_tip(pipe, bf)
         sw = sx = sy = 0.0
         if w is not None:
             skip = max(1, round(TIP_TRANSIENT_MS / self.dt))
@@ -124,24 +128,32 @@ class FallReader:
         lim = self.layout.radius_mm - 5.0
         return (x * lim / r, y * lim / r) if r > lim else (x, y)
 
-    def _rose_before_tip(self, pipe: Pipeline, base_f: float) -> bool:
+    def _rose_before_tip(self, pipe: Pipeline, base_f: float) -> tuple[bool, float | None]:
         """Did the load stand a pawn's weight above the base for a while in the last second before
-        the tip fired (a pawn set down, or a finger pressing)? The readings of the tip itself are
-        left out."""
-        n = round(RISE_LOOKBACK_MS / self.dt)
-        w = None
-        while w is None and n >= 4:
-            w = pipe.window_f(n)
-            n //= 2
+        the tip fired (a pawn set down, or a finger pressing)? And how far above it did a load
+        that weighs like a pawn (no press: a finger weighs more) stand: the median of its longest
+        such run, or None. The readings of the tip itself are left out."""
+        n = min(round(RISE_LOOKBACK_MS / self.dt), pipe.history_n)
+        w = pipe.window(n) if n >= 4 else None
         if w is None:
-            return False
+            return False, None
         need = max(2, round(RISE_MIN_MS / self.dt))
-        run = 0
-        for f in w[:-max(1, round(TIP_TRANSIENT_MS / self.dt))]:
-            run = run + 1 if f - base_f >= 0.6 * min(self.masses.values()) else 0
-            if run >= need:
-                return True
-        return False
+        lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
+        run = longest = 0
+        pawn: list[float] = []
+        best: list[float] = []
+        skip = max(1, round(TIP_TRANSIENT_MS / self.dt))
+        since = max(self.loss_t, self.placed_t)  # before that, the load stood on an older base
+        for f, ts in zip(w[0][:-skip], w[3][:-skip], strict=True):
+            if ts <= since:
+                continue
+            d = f - base_f
+            run = run + 1 if d >= lo else 0
+            longest = max(longest, run)
+            pawn = pawn + [d] if lo <= d <= hi else []
+            if len(pawn) > len(best):
+                best = pawn
+        return longest >= need, (sorted(best)[len(best) // 2] if len(best) >= need else None)
 
     def _tipping_pawn(self, pipe: Pipeline, t: int) -> list[dict]:
         """The first quiet plateau of the tilted disc, before any pawn fell, stands a pawn above
@@ -151,14 +163,26 @@ class FallReader:
         disc (``placed``, not confident: weighed on the tilted disc) and the base rises by it.
         Without it, the falls of the tip are read one pawn short and with confidence."""
         st = self.stairs
-        if st.gain_judged or self.pre_placed or self.pre_est is not None or self.press_at_tip:
-            st.gain_judged = st.gain_judged or bool(st.plateaus)
+        if st.gain_judged or self.press_at_tip or self.pre_est is not None:
+            # judged already, or a press is followed to its end, or the pawn whose release
+            # tipped the disc is being weighed (``_resolve_pre``): wait for it
+            st.gain_judged = st.gain_judged or (self.press_at_tip and bool(st.plateaus))
             return []
         if not st.plateaus:
             return []
         first = st.plateaus[0]
         if first.n < self.step_n or (self.tip_t is not None and first.t_last <= self.tip_t):
             return []
+        if self.pre_placed:
+            st.gain_judged = True
+            if any(id(p) not in st.ids_at_tip for p in pipe.pawns):
+                return []  # the pawn whose release tipped the disc was weighed and placed
+            # it was estimated at the tip but fit no pawn when weighed: it may have gone. Its
+            # weight is the load that stood before the tip when that weighs like a pawn, else the
+            # estimate right after the press ended
+            gain = first.level - self._drifted(t)[0]
+            return (self._set_down_and_gone(t, gain, st.rise_pawn, True)
+                    or self._set_down_and_gone(t, gain, st.pre_est, False))
         st.gain_judged = True
         gain = first.level - self._drifted(t)[0]
         lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
@@ -170,7 +194,7 @@ class FallReader:
             # the disc just before, the falls of this tip may include a pawn never weighed
             if st.rise_before:
                 self.unsure_falls = True
-            return []
+            return self._set_down_and_gone(t, gain, st.rise_pawn, True)
         px, py = st.press_xy if st.press_xy is not None else (0.0, 0.0)
         ev = self._placed_event(pipe, t, size, gain, px, py)
         ev["confident"] = False
@@ -179,6 +203,28 @@ class FallReader:
         b = self.base
         self.base = (b[0] + gain, b[1] + gain * px, b[2] + gain * py)
         return [ev]
+
+    def _set_down_and_gone(self, t: int, gain: float, rise: float | None, fit: bool) -> list[dict]:
+        """A load of one pawn's weight (``rise``) stood on the disc just before the tip, and the
+        tilted disc's first quiet level has gained nothing: the pawn set down was on the disc as
+        it tipped, and a pawn of its weight left before the level could be read (a tip seen only
+        after its first fall). Mass is conserved: that is a fall, of a pawn of that size (the one
+        set down, or another like it; which one the evidence cannot say), not confident. Without
+        it the episode reports no fall at all. ``fit``: the load must weigh like a pawn (it was
+        no press: a steady finger weighs anything); else (the level right after a press ended,
+        the disc already moving) the nearest size is the guess."""
+        lightest, heaviest = min(self.masses.values()), max(self.masses.values())
+        # a pawn or nothing: read at the press's end on a moving disc, the load errs by about as
+        # much for either, so the boundary is halfway to the lightest pawn
+        least = (0.6 if fit else 0.5) * lightest
+        if rise is None or gain > 0.6 * lightest or not least <= rise <= 1.3 * heaviest:
+            return []  # nothing stood on the disc before the tip, or the level rose: no pawn left
+        size = min(self.masses, key=lambda k: abs(math.log(rise / self.masses[k])))
+        if fit and abs(rise - self.masses[size]) > max(3.0 * TILTED_ERR_G, 0.15 * self.masses[size]):
+            return []
+        self.stairs.tip_pawn = Pawn(size, rise, None, None)
+        return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
+                 "mass_g": round(rise, 2), "confident": False, "set_down": True}]
 
     def _check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
         """While tipped: pawns come off one after another. As soon as the total force has been
@@ -284,9 +330,10 @@ class FallReader:
             # rocked a little and came back (a wobble read as a tip) shed none of them
             return []
         if self.stairs.tip_pawn is not None:
-            # the "tip" came as a pawn was set down with a light touch and nothing was lost: the
-            # disc rocking as that pawn settled reads the same (``_gained_pawn``), and the
-            # pawns' moment says nothing of a limit the finger's push helped to pass
+            # the "tip" came as a pawn was set down with a light touch (it stayed, and nothing
+            # was lost: the disc rocking as that pawn settled reads the same, ``_gained_pawn``;
+            # or it tipped the disc and went): the tracked pawns' moment says nothing of a
+            # limit that pawn and the finger's push helped to pass
             return []
         gone = weighed_falls(pipe.pawns, self.tip_moment, self.layout.radius_mm)
         if not gone:
@@ -343,6 +390,8 @@ class FallReader:
     def _loss_events(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
                      removed: bool) -> list[dict]:
         """``removed`` (one pawn lifted by hand) or ``fell`` for a loss of mass; update the pawn list."""
+        if self.tip_t is None:
+            self.loss_t = t
         if self.tip_t is not None and self._off_the_base(pipe, lost):
             self.stairs.reported()
             return []
@@ -389,25 +438,34 @@ class FallReader:
         else:
             ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2),
                   "posterior": round(dec.posterior, 3)}  # of these counts, among every reading
-        if not dec.confident or (self.tip_t is not None and (not self.stairs.watch_dips or self.unsure_falls
-                                                             or self.stairs.landings)):
-            # after a tip at a slow rate one reading spans a pawn's flight onto a base plate (it
-            # stays weighed) or several falls: the counts cannot be singled out; nor when pawns
-            # were seen landing on the base plate without being read (they may stay or roll off)
-            ev["confident"] = False
-        if any(self._size_unsure(p) for p in dec.pawns):
-            # a pawn taken was weighed at its placement as no size really (a finger, two pawns, a
-            # tilted disc): what it is, and so what fell, rests on that reading
+        doubts = self._doubts(dec, removed, unseen)
+        ev["doubts"] = sorted(doubts)
+        if not dec.confident or doubts:
             ev["confident"] = False
         if unseen:
-            ev["confident"] = False
             ev["from_base"] = True
-        elif self.tip_t is None and not removed and not self._slid_from_rim(dec):
-            # no tip was seen and no pinch lifted it, but a level disc loses a pawn by itself only
-            # over its rim: a pawn from further in left a disc that tilted unseen (more may have
-            # gone onto the base plate), or the loss is no pawn at all (a finger leaving)
-            ev["confident"] = False
         return [ev]
+
+    def _doubts(self, dec: Decomposition, removed: bool, unseen: bool) -> dict[str, float]:
+        """What the decomposition's posterior leaves out, each with the probability that the reading
+        holds all the same."""
+        out: dict[str, float] = {}
+        if not dec.confident and dec.posterior >= CONFIDENT_P:
+            out["misfit"] = 0.5
+        if self.tip_t is not None:
+            if not self.stairs.watch_dips:
+                out["slow"] = 0.5
+            if self.unsure_falls:
+                out["unweighed"] = 0.5
+            if self.stairs.landings:
+                out["landings"] = 0.5
+        if any(self._size_unsure(p) for p in dec.pawns):
+            out["size"] = 0.5
+        if unseen:
+            out["unseen"] = 0.5
+        elif self.tip_t is None and not removed and not self._slid_from_rim(dec):
+            out["inside"] = 0.5
+        return out
 
     def _finger_left(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None) -> bool:
         """Was a loss with no tip and no pinch the finger of the last placement leaving, not a pawn?

@@ -178,3 +178,25 @@ def test_a_pawn_landing_on_the_base_plate_just_after_another_fell_is_still_count
     events = tab.run(24.0)
     assert fallen(events) == {"small": 1, "medium": 1, "large": 0}
     assert any(e["event"] == "fell" and e.get("weighed") and e["confident"] is False for e in events)
+
+
+@pytest.mark.parametrize(("rate", "cells"), [(80.0, 4), (80.0, 3), (10.0, 4), (10.0, 3)])
+def test_pawn_set_down_that_tips_the_disc_and_falls_before_the_tip_is_seen_is_reported_fallen(
+        table, rate: float, cells: int) -> None:
+    """A large pawn set down at the rim with a light touch tips the disc by creeping (no strike)
+    and falls 0.25 s after the release, before any tip test sees the disc go over; nothing else
+    falls. The tilted disc's level is back where it was before the pawn came: nothing was lost
+    from the tracked pawns, but mass is conserved, and the load that stood a pawn above the base
+    just before the tip left. Before, the episode reported no fall at all (a missed fall, which
+    counts as wrong and confident); now a `fell` of that pawn's size, not confident."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.15)
+    five_pawns(tab)
+    x, y = polar(140, 15)
+    rel = tab.place(16.0, "large", x, y, press_g=2.0, press_s=0.3)
+    tab.tip_ex(rel, [("large", x, y)], excess=400, creep_s=0.8, strike="pad", first_fall_s=0.25)
+    events = tab.run(24.0)
+    falls = [e for e in events if e["event"] == "fell"]
+    if "tipped" not in kinds(events):
+        return  # no tip seen at all: the tips' reading, not the falls'
+    assert fallen(events) == {"small": 0, "medium": 0, "large": 1}
+    assert all(e.get("confident") is False for e in falls)
