@@ -46,6 +46,24 @@ RISE_LOOKBACK_MS = 1000.0  # how far back before a tip a load set down (and mayb
 RISE_MIN_MS = 60.0  # ... standing at least this long (a knock's swing is shorter)
 TIP_TRANSIENT_MS = 40.0  # the last readings before the tip fired already show the disc moving
 
+# The probability that a fall reading holds although its evidence may be incomplete in one way
+# (the name of each doubt is in the ``fell``'s "doubts"), by the share of exactly right fall
+# episodes with that doubt on the tuned families (simfamily pedestal-sync, pedestal-free,
+# pivot-spring, sim, sim_alt; 80 and 10 Hz, 4 and 3 cells; Laplace's rule, 2026-12-02):
+# "weighed" is a pawn read from the moment or a landing on the base plate, "set_down" a pawn
+# that tipped the disc and left before it was weighed (``_set_down_and_gone``).
+DOUBT_HOLDS = {
+    "misfit": 0.33,  # 2 of 7
+    "slow": 0.47,  # 24 of 51 (10 Hz)
+    "unweighed": 0.29,  # 1 of 5
+    "landings": 0.67,  # 3 of 4
+    "size": 0.31,  # 7 of 24
+    "unseen": 0.5,  # none seen: no evidence either way
+    "inside": 0.2,  # 0 of 3
+    "weighed": 0.4,  # 3 of 8
+    "set_down": 0.45,  # 4 of 9
+}
+
 
 class FallReader:
     """The fall-reading half of ``SegmentJudge``: losses of mass after a tip (step by step), pawns
@@ -224,7 +242,8 @@ class FallReader:
             return []
         self.stairs.tip_pawn = Pawn(size, rise, None, None)
         return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
-                 "mass_g": round(rise, 2), "confident": False, "set_down": True}]
+                 "mass_g": round(rise, 2), "confident": False, "set_down": True,
+                 "posterior": DOUBT_HOLDS["set_down"]}]
 
     def _check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
         """While tipped: pawns come off one after another. As soon as the total force has been
@@ -266,7 +285,8 @@ class FallReader:
         pipe.pawns.remove(dec.pawns[0])
         self.on_base.append(dec.pawns[0])
         return [{"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(depth, 2),
-                 "confident": False, "weighed": True}]
+                 "confident": False, "weighed": True,
+                 "posterior": round(dec.posterior * DOUBT_HOLDS["weighed"], 3)}]
 
     def _weight_of(self, pipe: Pipeline, lost: float, pawns: list[Pawn],
                    extra_g: float) -> tuple[Pawn, ...] | None:
@@ -345,7 +365,7 @@ class FallReader:
         # the weight never left the platform: the mass reported is what the pawns weighed when placed
         mass = sum(p.mass_g for p in gone)
         return [{"event": "fell", "t_ms": t, "pawns": counts, "mass_g": round(mass, 2),
-                 "confident": False, "weighed": True}]
+                 "confident": False, "weighed": True, "posterior": DOUBT_HOLDS["weighed"]}]
 
     def _toward(self, pipe: Pipeline) -> tuple[float, float] | None:
         """After a tip: the unit vector the disc tipped towards (the pawns' moment), else None."""
@@ -436,35 +456,49 @@ class FallReader:
             size = next(s for s, c in dec.counts.items() if c)
             ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
         else:
-            ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2),
-                  "posterior": round(dec.posterior, 3)}  # of these counts, among every reading
+            ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
         doubts = self._doubts(dec, removed, unseen)
-        ev["doubts"] = sorted(doubts)
-        if not dec.confident or doubts:
+        posterior = dec.posterior * math.prod(doubts.values())
+        if ev["event"] == "fell":
+            ev["posterior"] = round(posterior, 3)  # of these counts, with what the evidence may lack
+            if doubts:
+                ev["doubts"] = sorted(doubts)
+        if posterior < CONFIDENT_P or not dec.confident:
             ev["confident"] = False
         if unseen:
             ev["from_base"] = True
         return [ev]
 
     def _doubts(self, dec: Decomposition, removed: bool, unseen: bool) -> dict[str, float]:
-        """What the decomposition's posterior leaves out, each with the probability that the reading
-        holds all the same."""
+        """What the decomposition's posterior leaves out: the ways the evidence it was given may be
+        incomplete, each with the probability that a reading holds all the same (``DOUBT_HOLDS``).
+        The posterior reported is the decomposition's times these, so that ``confident`` is one
+        rule (posterior >= ``CONFIDENT_P``) on a probability that means what it says."""
         out: dict[str, float] = {}
         if not dec.confident and dec.posterior >= CONFIDENT_P:
-            out["misfit"] = 0.5
+            out["misfit"] = DOUBT_HOLDS["misfit"]  # no count vector fits the mass well, or the steps disagree
         if self.tip_t is not None:
             if not self.stairs.watch_dips:
-                out["slow"] = 0.5
+                # at a slow rate one reading spans a pawn's flight onto the base plate (it stays
+                # weighed) or several falls: the counts cannot be singled out
+                out["slow"] = DOUBT_HOLDS["slow"]
             if self.unsure_falls:
-                out["unweighed"] = 0.5
+                out["unweighed"] = DOUBT_HOLDS["unweighed"]  # a pawn set down may have gone unweighed
             if self.stairs.landings:
-                out["landings"] = 0.5
+                # pawns were seen landing on the base plate without being read (they may stay or
+                # roll off later)
+                out["landings"] = DOUBT_HOLDS["landings"]
         if any(self._size_unsure(p) for p in dec.pawns):
-            out["size"] = 0.5
+            # a pawn taken was weighed at its placement as no size really (a finger, two pawns, a
+            # tilted disc): what it is, and so what fell, rests on that reading
+            out["size"] = DOUBT_HOLDS["size"]
         if unseen:
-            out["unseen"] = 0.5
+            out["unseen"] = DOUBT_HOLDS["unseen"]
         elif self.tip_t is None and not removed and not self._slid_from_rim(dec):
-            out["inside"] = 0.5
+            # no tip was seen and no pinch lifted it, but a level disc loses a pawn by itself only
+            # over its rim: a pawn from further in left a disc that tilted unseen (more may have
+            # gone onto the base plate), or the loss is no pawn at all (a finger leaving)
+            out["inside"] = DOUBT_HOLDS["inside"]
         return out
 
     def _finger_left(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None) -> bool:
