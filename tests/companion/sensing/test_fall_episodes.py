@@ -227,3 +227,34 @@ def test_posterior_of_a_fall_includes_what_its_evidence_may_lack_and_confident_f
     if rate >= 80.0:
         assert fallen(events) == {"small": 1, "medium": 1, "large": 0}
         assert all(e.get("confident", True) is True for e in falls)
+
+
+@pytest.mark.parametrize(("rate", "cells"), [(80.0, 4), (80.0, 3)])
+def test_small_pawn_sliding_off_alone_onto_the_base_plate_with_a_soft_landing_is_reported_fallen(
+        table, rate: float, cells: int) -> None:
+    """A small pawn standing at the rim slides off alone (no tip) onto a base plate wider than the
+    disc: its weight is gone for its 35 ms flight, comes back with an impact of about its own
+    weight again for two readings, and stays weighed 165 mm out. No mass is lost, and the impact
+    is far below a rim strike's (the tip detector's landing test never fires), so before the
+    segment ended with no net change and no event: a missed fall, counted wrong and confident.
+    The landing is now found in the segment's own readings (calm, flight, impact at the rim,
+    calm) and the pawn standing there is reported fallen, not confident."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.1)
+    five_pawns(tab)
+    x, y = polar(140, 200)
+    tab.place(14.0, "small", x, y)
+    m, t0 = 2.3, 18.0
+    bx, by = polar(165, 200)
+
+    def slide(s: float) -> tuple[float, float, float]:
+        if s < t0:
+            return 0.0, 0.0, 0.0
+        if s < t0 + 0.035:  # in flight: its weight is off the platform
+            return -m, -m * x, -m * y
+        extra = 0.8 if s < t0 + 0.06 else 0.0  # the landing's impact (spread over two conversions)
+        return m * extra, m * (bx - x) + m * extra * bx, m * (by - y) + m * extra * by
+    tab.loads.append(slide)
+    events = tab.run(22.0)
+    assert kinds(events) == ["placed"] * 6 + ["fell"]
+    assert events[-1]["pawns"] == {"small": 1, "medium": 0, "large": 0}
+    assert events[-1]["confident"] is False
