@@ -149,8 +149,9 @@ class FallReader:
     def _rose_before_tip(self, pipe: Pipeline, base_f: float) -> tuple[bool, float | None]:
         """Did the load stand a pawn's weight above the base for a while in the last second before
         the tip fired (a pawn set down, or a finger pressing)? And how far above it did a load
-        that weighs like a pawn (no press: a finger weighs more) stand: the median of its longest
-        such run, or None. The readings of the tip itself are left out."""
+        that weighs like a pawn and stood steady (no press, no pinch: a finger weighs more, and
+        trembles) stand: the median of its longest such run, or None. The readings of the tip
+        itself are left out."""
         n = min(round(RISE_LOOKBACK_MS / self.dt), pipe.history_n)
         w = pipe.window(n) if n >= 4 else None
         if w is None:
@@ -161,6 +162,7 @@ class FallReader:
         pawn: list[float] = []
         best: list[float] = []
         skip = max(1, round(TIP_TRANSIENT_MS / self.dt))
+        steady = max(3.0 * TILTED_ERR_G, 5.0 * pipe.sigma_f())
         since = max(self.loss_t, self.placed_t)  # before that, the load stood on an older base
         for f, ts in zip(w[0][:-skip], w[3][:-skip], strict=True):
             if ts <= since:
@@ -168,7 +170,12 @@ class FallReader:
             d = f - base_f
             run = run + 1 if d >= lo else 0
             longest = max(longest, run)
-            pawn = pawn + [d] if lo <= d <= hi else []
+            if not lo <= d <= hi:
+                pawn = []
+            elif pawn and max(max(pawn), d) - min(min(pawn), d) > 2.0 * steady:
+                pawn = [d]  # a pawn at rest is steady; a finger pressing or pinching is not
+            else:
+                pawn = pawn + [d]
             if len(pawn) > len(best):
                 best = pawn
         return longest >= need, (sorted(best)[len(best) // 2] if len(best) >= need else None)
