@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion.sensing.falls import (
+    CONFIDENT_P,
     PAWN_MASS_ERR_G,
     SIZES,
     STEP_ERR_G,
@@ -45,6 +46,24 @@ RISE_LOOKBACK_MS = 1000.0  # how far back before a tip a load set down (and mayb
 RISE_MIN_MS = 60.0  # ... standing at least this long (a knock's swing is shorter)
 TIP_TRANSIENT_MS = 40.0  # the last readings before the tip fired already show the disc moving
 
+# The probability that a fall reading holds although its evidence may be incomplete in one way
+# (the name of each doubt is in the ``fell``'s "doubts"), by the share of exactly right fall
+# episodes with that doubt on the tuned families (simfamily pedestal-sync, pedestal-free,
+# pivot-spring, sim, sim_alt; 80 and 10 Hz, 4 and 3 cells; Laplace's rule, 2026-12-02):
+# "weighed" is a pawn read from the moment or a landing on the base plate, "set_down" a pawn
+# that tipped the disc and left before it was weighed (``_set_down_and_gone``).
+DOUBT_HOLDS = {
+    "misfit": 0.33,  # 2 of 7
+    "slow": 0.47,  # 24 of 51 (10 Hz)
+    "unweighed": 0.29,  # 1 of 5
+    "landings": 0.67,  # 3 of 4
+    "size": 0.31,  # 7 of 24
+    "unseen": 0.5,  # none seen: no evidence either way
+    "inside": 0.2,  # 0 of 3
+    "weighed": 0.4,  # 3 of 8
+    "set_down": 0.45,  # 4 of 9
+}
+
 
 class FallReader:
     """The fall-reading half of ``SegmentJudge``: losses of mass after a tip (step by step), pawns
@@ -71,6 +90,7 @@ class FallReader:
     righted: bool
     dec_memo: dict
     placed_t: int
+    loss_t: int = -10**9  # when the last loss off a level disc was read (the base went down then)
     unsure_falls: bool
     pre_placed: bool
     pre_est: float | None
@@ -92,6 +112,8 @@ class FallReader:
             return []
         if self.stairs.press_xy is None:
             self.stairs.press_xy = self._load_point_before_tip(pipe)
+            self.stairs.ids_at_tip = frozenset(map(id, pipe.pawns))
+            self.stairs.pre_est = self.pre_est
         tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
         self.stairs.feed(w[0], w[3], tol)
         gained = self._tipping_pawn(pipe, t)
@@ -107,7 +129,7 @@ class FallReader:
         n = max(4, round(TIP_PRESS_LOOKBACK_MS / self.dt))
         w = pipe.window(n)
         bf, bx, by = self.base
-        self.stairs.rise_before = self._rose_before_tip(pipe, bf)
+        self.stairs.rise_before, self.stairs.rise_pawn = self._rose_before_tip(pipe, bf)
         sw = sx = sy = 0.0
         if w is not None:
             skip = max(1, round(TIP_TRANSIENT_MS / self.dt))
@@ -124,24 +146,39 @@ class FallReader:
         lim = self.layout.radius_mm - 5.0
         return (x * lim / r, y * lim / r) if r > lim else (x, y)
 
-    def _rose_before_tip(self, pipe: Pipeline, base_f: float) -> bool:
+    def _rose_before_tip(self, pipe: Pipeline, base_f: float) -> tuple[bool, float | None]:
         """Did the load stand a pawn's weight above the base for a while in the last second before
-        the tip fired (a pawn set down, or a finger pressing)? The readings of the tip itself are
-        left out."""
-        n = round(RISE_LOOKBACK_MS / self.dt)
-        w = None
-        while w is None and n >= 4:
-            w = pipe.window_f(n)
-            n //= 2
+        the tip fired (a pawn set down, or a finger pressing)? And how far above it did a load
+        that weighs like a pawn and stood steady (no press, no pinch: a finger weighs more, and
+        trembles) stand: the median of its longest such run, or None. The readings of the tip
+        itself are left out."""
+        n = min(round(RISE_LOOKBACK_MS / self.dt), pipe.history_n)
+        w = pipe.window(n) if n >= 4 else None
         if w is None:
-            return False
+            return False, None
         need = max(2, round(RISE_MIN_MS / self.dt))
-        run = 0
-        for f in w[:-max(1, round(TIP_TRANSIENT_MS / self.dt))]:
-            run = run + 1 if f - base_f >= 0.6 * min(self.masses.values()) else 0
-            if run >= need:
-                return True
-        return False
+        lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
+        run = longest = 0
+        pawn: list[float] = []
+        best: list[float] = []
+        skip = max(1, round(TIP_TRANSIENT_MS / self.dt))
+        steady = max(3.0 * TILTED_ERR_G, 5.0 * pipe.sigma_f())
+        since = max(self.loss_t, self.placed_t)  # before that, the load stood on an older base
+        for f, ts in zip(w[0][:-skip], w[3][:-skip], strict=True):
+            if ts <= since:
+                continue
+            d = f - base_f
+            run = run + 1 if d >= lo else 0
+            longest = max(longest, run)
+            if not lo <= d <= hi:
+                pawn = []
+            elif pawn and max(max(pawn), d) - min(min(pawn), d) > 2.0 * steady:
+                pawn = [d]  # a pawn at rest is steady; a finger pressing or pinching is not
+            else:
+                pawn = pawn + [d]
+            if len(pawn) > len(best):
+                best = pawn
+        return longest >= need, (sorted(best)[len(best) // 2] if len(best) >= need else None)
 
     def _tipping_pawn(self, pipe: Pipeline, t: int) -> list[dict]:
         """The first quiet plateau of the tilted disc, before any pawn fell, stands a pawn above
@@ -151,14 +188,26 @@ class FallReader:
         disc (``placed``, not confident: weighed on the tilted disc) and the base rises by it.
         Without it, the falls of the tip are read one pawn short and with confidence."""
         st = self.stairs
-        if st.gain_judged or self.pre_placed or self.pre_est is not None or self.press_at_tip:
-            st.gain_judged = st.gain_judged or bool(st.plateaus)
+        if st.gain_judged or self.press_at_tip or self.pre_est is not None:
+            # judged already, or a press is followed to its end, or the pawn whose release
+            # tipped the disc is being weighed (``_resolve_pre``): wait for it
+            st.gain_judged = st.gain_judged or (self.press_at_tip and bool(st.plateaus))
             return []
         if not st.plateaus:
             return []
         first = st.plateaus[0]
         if first.n < self.step_n or (self.tip_t is not None and first.t_last <= self.tip_t):
             return []
+        if self.pre_placed:
+            st.gain_judged = True
+            if any(id(p) not in st.ids_at_tip for p in pipe.pawns):
+                return []  # the pawn whose release tipped the disc was weighed and placed
+            # it was estimated at the tip but fit no pawn when weighed: it may have gone. Its
+            # weight is the load that stood before the tip when that weighs like a pawn, else the
+            # estimate right after the press ended
+            gain = first.level - self._drifted(t)[0]
+            return (self._set_down_and_gone(t, gain, st.rise_pawn, True)
+                    or self._set_down_and_gone(t, gain, st.pre_est, False))
         st.gain_judged = True
         gain = first.level - self._drifted(t)[0]
         lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
@@ -170,7 +219,7 @@ class FallReader:
             # the disc just before, the falls of this tip may include a pawn never weighed
             if st.rise_before:
                 self.unsure_falls = True
-            return []
+            return self._set_down_and_gone(t, gain, st.rise_pawn, True)
         px, py = st.press_xy if st.press_xy is not None else (0.0, 0.0)
         ev = self._placed_event(pipe, t, size, gain, px, py)
         ev["confident"] = False
@@ -179,6 +228,29 @@ class FallReader:
         b = self.base
         self.base = (b[0] + gain, b[1] + gain * px, b[2] + gain * py)
         return [ev]
+
+    def _set_down_and_gone(self, t: int, gain: float, rise: float | None, fit: bool) -> list[dict]:
+        """A load of one pawn's weight (``rise``) stood on the disc just before the tip, and the
+        tilted disc's first quiet level has gained nothing: the pawn set down was on the disc as
+        it tipped, and a pawn of its weight left before the level could be read (a tip seen only
+        after its first fall). Mass is conserved: that is a fall, of a pawn of that size (the one
+        set down, or another like it; which one the evidence cannot say), not confident. Without
+        it the episode reports no fall at all. ``fit``: the load must weigh like a pawn (it was
+        no press: a steady finger weighs anything); else (the level right after a press ended,
+        the disc already moving) the nearest size is the guess."""
+        lightest, heaviest = min(self.masses.values()), max(self.masses.values())
+        # a pawn or nothing: read at the press's end on a moving disc, the load errs by about as
+        # much for either, so the boundary is halfway to the lightest pawn
+        least = (0.6 if fit else 0.5) * lightest
+        if rise is None or gain > 0.6 * lightest or not least <= rise <= 1.3 * heaviest:
+            return []  # nothing stood on the disc before the tip, or the level rose: no pawn left
+        size = min(self.masses, key=lambda k: abs(math.log(rise / self.masses[k])))
+        if fit and abs(rise - self.masses[size]) > max(3.0 * TILTED_ERR_G, 0.15 * self.masses[size]):
+            return []
+        self.stairs.tip_pawn = Pawn(size, rise, None, None)
+        return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
+                 "mass_g": round(rise, 2), "confident": False, "set_down": True,
+                 "posterior": DOUBT_HOLDS["set_down"]}]
 
     def _check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
         """While tipped: pawns come off one after another. As soon as the total force has been
@@ -220,7 +292,8 @@ class FallReader:
         pipe.pawns.remove(dec.pawns[0])
         self.on_base.append(dec.pawns[0])
         return [{"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(depth, 2),
-                 "confident": False, "weighed": True}]
+                 "confident": False, "weighed": True,
+                 "posterior": round(dec.posterior * DOUBT_HOLDS["weighed"], 3)}]
 
     def _weight_of(self, pipe: Pipeline, lost: float, pawns: list[Pawn],
                    extra_g: float) -> tuple[Pawn, ...] | None:
@@ -284,9 +357,10 @@ class FallReader:
             # rocked a little and came back (a wobble read as a tip) shed none of them
             return []
         if self.stairs.tip_pawn is not None:
-            # the "tip" came as a pawn was set down with a light touch and nothing was lost: the
-            # disc rocking as that pawn settled reads the same (``_gained_pawn``), and the
-            # pawns' moment says nothing of a limit the finger's push helped to pass
+            # the "tip" came as a pawn was set down with a light touch (it stayed, and nothing
+            # was lost: the disc rocking as that pawn settled reads the same, ``_gained_pawn``;
+            # or it tipped the disc and went): the tracked pawns' moment says nothing of a
+            # limit that pawn and the finger's push helped to pass
             return []
         gone = weighed_falls(pipe.pawns, self.tip_moment, self.layout.radius_mm)
         if not gone:
@@ -298,7 +372,7 @@ class FallReader:
         # the weight never left the platform: the mass reported is what the pawns weighed when placed
         mass = sum(p.mass_g for p in gone)
         return [{"event": "fell", "t_ms": t, "pawns": counts, "mass_g": round(mass, 2),
-                 "confident": False, "weighed": True}]
+                 "confident": False, "weighed": True, "posterior": DOUBT_HOLDS["weighed"]}]
 
     def _toward(self, pipe: Pipeline) -> tuple[float, float] | None:
         """After a tip: the unit vector the disc tipped towards (the pawns' moment), else None."""
@@ -343,6 +417,8 @@ class FallReader:
     def _loss_events(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
                      removed: bool) -> list[dict]:
         """``removed`` (one pawn lifted by hand) or ``fell`` for a loss of mass; update the pawn list."""
+        if self.tip_t is None:
+            self.loss_t = t
         if self.tip_t is not None and self._off_the_base(pipe, lost):
             self.stairs.reported()
             return []
@@ -387,27 +463,50 @@ class FallReader:
             size = next(s for s, c in dec.counts.items() if c)
             ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
         else:
-            ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2),
-                  "posterior": round(dec.posterior, 3)}  # of these counts, among every reading
-        if not dec.confident or (self.tip_t is not None and (not self.stairs.watch_dips or self.unsure_falls
-                                                             or self.stairs.landings)):
-            # after a tip at a slow rate one reading spans a pawn's flight onto a base plate (it
-            # stays weighed) or several falls: the counts cannot be singled out; nor when pawns
-            # were seen landing on the base plate without being read (they may stay or roll off)
+            ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
+        doubts = self._doubts(dec, removed, unseen)
+        posterior = dec.posterior * math.prod(doubts.values())
+        if ev["event"] == "fell":
+            ev["posterior"] = round(posterior, 3)  # of these counts, with what the evidence may lack
+            if doubts:
+                ev["doubts"] = sorted(doubts)
+        if posterior < CONFIDENT_P or not dec.confident:
             ev["confident"] = False
+        if unseen:
+            ev["from_base"] = True
+        return [ev]
+
+    def _doubts(self, dec: Decomposition, removed: bool, unseen: bool) -> dict[str, float]:
+        """What the decomposition's posterior leaves out: the ways the evidence it was given may be
+        incomplete, each with the probability that a reading holds all the same (``DOUBT_HOLDS``).
+        The posterior reported is the decomposition's times these, so that ``confident`` is one
+        rule (posterior >= ``CONFIDENT_P``) on a probability that means what it says."""
+        out: dict[str, float] = {}
+        if not dec.confident and dec.posterior >= CONFIDENT_P:
+            out["misfit"] = DOUBT_HOLDS["misfit"]  # no count vector fits the mass well, or the steps disagree
+        if self.tip_t is not None:
+            if not self.stairs.watch_dips:
+                # at a slow rate one reading spans a pawn's flight onto the base plate (it stays
+                # weighed) or several falls: the counts cannot be singled out
+                out["slow"] = DOUBT_HOLDS["slow"]
+            if self.unsure_falls:
+                out["unweighed"] = DOUBT_HOLDS["unweighed"]  # a pawn set down may have gone unweighed
+            if self.stairs.landings:
+                # pawns were seen landing on the base plate without being read (they may stay or
+                # roll off later)
+                out["landings"] = DOUBT_HOLDS["landings"]
         if any(self._size_unsure(p) for p in dec.pawns):
             # a pawn taken was weighed at its placement as no size really (a finger, two pawns, a
             # tilted disc): what it is, and so what fell, rests on that reading
-            ev["confident"] = False
+            out["size"] = DOUBT_HOLDS["size"]
         if unseen:
-            ev["confident"] = False
-            ev["from_base"] = True
+            out["unseen"] = DOUBT_HOLDS["unseen"]
         elif self.tip_t is None and not removed and not self._slid_from_rim(dec):
             # no tip was seen and no pinch lifted it, but a level disc loses a pawn by itself only
             # over its rim: a pawn from further in left a disc that tilted unseen (more may have
             # gone onto the base plate), or the loss is no pawn at all (a finger leaving)
-            ev["confident"] = False
-        return [ev]
+            out["inside"] = DOUBT_HOLDS["inside"]
+        return out
 
     def _finger_left(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None) -> bool:
         """Was a loss with no tip and no pinch the finger of the last placement leaving, not a pawn?

@@ -21,11 +21,69 @@ if TYPE_CHECKING:
 RIM_FRACTION = 0.7  # the pawn stood at least this far out (of the disc radius)
 MAX_ANGLE_RAD = 0.5  # the landing lies within this angle of where it stood
 DIP_RANGE = (0.5, 2.0)  # the weight gone during the flight, in units of the pawn's mass
+CALM_N = 6  # readings of calm on each side of a landing seen in a segment's force
+FLIGHT_MAX_N = 4  # a flight from the rim to the base plate lasts at most this many readings (80 Hz)
+LANDING_RIM_FRAC = 0.85  # a landing's impact is centred at least this far out (of the radius)
+
+
+def landing_in_segment(pipe: Pipeline, radius_mm: float) -> tuple[int, float, float] | None:
+    """A pawn's landing on the base plate among the readings of a segment that ended where it
+    began (time, weight gone, direction), or None. The tip detector's rim-strike test sees a
+    landing only when its impact is as big as a rim strike's; a small pawn landing brings back
+    about its own weight again for a reading or two. The signature, in the force alone: calm at the
+    level, then its flight (one to ``FLIGHT_MAX_N`` readings at least 0.6 x the lightest pawn and
+    three noise sigmas below it), then within two readings its impact (three sigmas above), whose
+    centre of pressure lies at the rim (a knock on the table rings about the centre, and rings
+    on: both sides of the flight must be calm)."""
+    n = min(pipe.history_n, 200)
+    w = pipe.window(n)
+    if w is None or len(w[0]) < 2 * CALM_N + 4:
+        return None
+    fs, xs, ys, ts = w
+    srt = sorted(fs)
+    ref = srt[len(srt) // 2]
+    ref_x = sorted(xs)[len(xs) // 2]
+    ref_y = sorted(ys)[len(ys) // 2]
+    sig = pipe.sigma_f()
+    lightest = min(pipe.header.pawn_mass_g.values())
+    low = max(0.6 * lightest, 3.0 * sig)
+    high = 3.0 * sig
+    calm = max(3.0 * sig, 0.3 * lightest)
+    found = None
+    i = CALM_N
+    while i < len(fs) - CALM_N - 2:
+        if ref - fs[i] < low:
+            i += 1
+            continue
+        j = i
+        while j < len(fs) and ref - fs[j] >= low and j - i < FLIGHT_MAX_N:
+            j += 1
+        k = max(range(j, min(j + 2, len(fs))), key=lambda q: fs[q], default=None)
+        if k is None or fs[k] - ref < high or k + 1 + CALM_N > len(fs):
+            i = j + 1
+            continue
+        before = fs[i - CALM_N:i]
+        after = fs[k + 1 + 1:k + 2 + CALM_N]  # one reading for the impact's decay
+        if any(abs(f - ref) > calm for f in before) or any(abs(f - ref) > calm for f in after):
+            i = j + 1
+            continue
+        df = fs[k] - ref
+        dx, dy = xs[k] - ref_x, ys[k] - ref_y
+        if math.hypot(dx, dy) / df < LANDING_RIM_FRAC * radius_mm:
+            i = j + 1
+            continue
+        if found is not None:
+            return None  # more than one: not a lone pawn sliding off
+        found = (ts[k], ref - min(fs[i:j]), math.atan2(dy, dx))
+        i = k + 1
+    return found
 
 
 def slid_off(pipe: Pipeline, t: int, radius_mm: float) -> list[dict]:
     """The `fell` of a pawn seen landing on the base plate in this segment, or nothing."""
     landing = pipe.landing
+    if landing is None and pipe.header.rate_hz >= 40.0:  # a reading must be shorter than the flight
+        landing = landing_in_segment(pipe, radius_mm)
     if landing is None:
         return []
     _, dip, angle = landing

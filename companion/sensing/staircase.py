@@ -57,6 +57,9 @@ class Staircase:
         self.press_xy: tuple[float, float] | None = None
         self.gain_judged = False
         self.rise_before = False  # a load stood a pawn above the base in the second before the tip
+        self.rise_pawn: float | None = None  # ... how far, when it weighed like a pawn (no press)
+        self.ids_at_tip: frozenset[int] = frozenset()  # the tracked pawns when the tip fired
+        self.pre_est: float | None = None  # the estimate of the pawn whose release tipped the disc
         self.tip_pawn: Pawn | None = None  # the pawn so found (not in the tracked moment at the tip)
 
     def feed(self, fs: list[float], ts: list[int], tol_g: float) -> None:
