@@ -52,3 +52,26 @@ def test_weighed_falls_infers_pawns_left_on_the_base_plate() -> None:
     # no pawn stands out on the low side: the accounting cannot say which, so nothing is guessed
     assert weighed_falls([inner], pawn_moment([inner]), 150.0) == []
 
+
+
+def test_a_loss_over_a_crowded_disc_has_a_bounded_cost(monkeypatch) -> None:
+    """Eighteen pawns of exact-multiple masses and a loss of 16 g with a loose mass tolerance: many
+    count vectors fit, and unbounded the decomposition scores over 3,000 picks; it scores at most
+    MAX_PICKS (2,000) plus one likeliest pick per further count vector."""
+    import math
+
+    from companion.sensing import falls
+
+    on_disc = [Pawn(size, MASSES[size], 100.0 * math.cos(i), 100.0 * math.sin(i))
+               for i, size in enumerate(["small", "medium", "large"] * 6)]
+    calls = []
+    real = falls._score_and_log_like
+    monkeypatch.setattr(falls, "_score_and_log_like", lambda *a, **k: calls.append(1) or real(*a, **k))
+    dec = decompose(16.0, None, on_disc, MASSES, sigma_g=1.5)
+    assert dec is not None and not dec.confident  # exact multiples: many readings fit
+    bounded = len(calls)
+    assert bounded <= 2000 + falls.MAX_VECTORS
+    calls.clear()
+    monkeypatch.setattr(falls, "MAX_PICKS", 10**9)
+    decompose(16.0, None, on_disc, MASSES, sigma_g=1.5)
+    assert len(calls) > 3000
