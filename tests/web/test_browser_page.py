@@ -215,6 +215,7 @@ def test_a_placement_sensed_during_a_review_is_applied_after_it_and_a_tap_on_a_p
     expect(page.locator("#feed")).to_contain_text("kept")
     page.click("#actions button:has-text('Accept it')")
     expect(page.locator("#turn")).to_contain_text("Ben")
+    synced(page, table)  # the actions of Ben's turn are drawn (not the review's, a busy machine lags)
     page.click("#actions button.primary")  # Ben rolls: the kept placement now applies
     wait_for(lambda: any("Applied now" in f["text"] for f in table.state()["feed"]),
              what="the kept placement")
