@@ -473,6 +473,10 @@ class Pipeline:
         self._bF, self._bX, self._bY = level
         self._fF, self._fX, self._fY = level
         self.tips.level()
+        if self._positional:
+            mx = sum(p.mass_g * p.x_mm for p in self.pawns if p.x_mm is not None)
+            my = sum(p.mass_g * p.y_mm for p in self.pawns if p.y_mm is not None)
+            self.tips.carried(math.hypot(mx, my))
 
 
 def _positional(xs: list[float], ys: list[float]) -> bool:

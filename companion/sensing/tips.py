@@ -28,6 +28,8 @@ TIP_AFTER_PUSH_MS = 80  # no moment tip this soon after a press (its transient i
 STRIKE_ALIGN = 0.5  # a rim strike lies within 60 degrees of the load's moment (the side the disc tips to)
 LANDING_DIP = 0.6  # a force this many lightest pawns below the reference before a pulse: a landing
 RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before the release watch
+MIN_HOLD_GMM = 600.0  # the least moment a level disc holds (a 250 g disc on a 2 mm flat, a pivot's preload)
+HOLD_SHARE = 0.65  # a compliant top loses up to 35 % of its hold: below that share of a carried load, no tip
 RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furthest: righting
 
 
@@ -120,6 +122,7 @@ class TipTests:
         masses = header.pawn_mass_g.values()
         self._pawn_range = (0.75 * min(masses), 1.25 * max(masses) + 1.0)
         self._win_n = max(2, round(s.release_window_ms / dt))
+        self._blk_scale = math.sqrt(self._win_n / max(1, round(s.tip_block_ms / dt)))
         # at low rates (10 Hz) a window is one or two readings, each averaging the finger's lift
         # and any wobble: too few to tell a pinned load from a misread press, so the watch is off
         self._release = None if self._win_n < 3 else ReleaseWatch(ReleaseLimits(
@@ -130,8 +133,14 @@ class TipTests:
             aim_mm=s.release_aim_mm, floor_gmm=s.release_floor_gmm,
             motion_floor_gmm=s.release_motion_gmm, sigmas=s.release_sigmas, quiet_g=s.release_quiet_g,
             radius_mm=header.layout.radius_mm))
+        block_n = round(s.tip_block_ms / dt)
+        cells_r = sum(math.hypot(c.x_mm, c.y_mm) for c in header.cells) / len(header.cells)
+        self._residual = ResidualTest(block_n, dt, cells_r, LANDING_DIP * self.lightest_g) \
+            if block_n >= 3 and positional else None
         # state
+        self.carried_gmm = 0.0  # the largest pawn moment the disc was seen to carry level
         self.tilt = 0.0  # the latest excess over the threshold (the page's tilt gauge)
+        self.fired_by = ""  # which test saw the latest tip: excess, strike, release or residual
         # a pawn seen landing on the base plate in this segment (time, weight gone, direction)
         self.landing: tuple[int, float, float] | None = None
         self._tip_run = 0
@@ -156,10 +165,14 @@ class TipTests:
         """A segment starts: no tip run, no landing seen yet."""
         self._tip_run = 0
         self.landing = None
+        if self._residual is not None:
+            self._residual.reset()
 
     def tipped_late(self) -> None:
         """The segment judge found the disc lying tilted (a tip these tests missed)."""
         self._tip_run = 0
+        if self._residual is not None:
+            self._residual.reset()
 
     def resync(self) -> None:
         """The pipeline re-learns its level (a cell replaced): the sample count starts again."""
@@ -169,6 +182,13 @@ class TipTests:
     def level(self) -> None:
         """The disc is still and level again: the tilt gauge reads zero."""
         self.tilt = 0.0
+
+    def carried(self, moment_gmm: float) -> None:
+        """A segment ended on a still level with the tracked pawns' moment ``moment_gmm``: the
+        disc holds at least that much (its hold only grows as pawns add weight), so a load below
+        it (less a margin for a compliant top losing some of its hold) cannot be going over."""
+        if moment_gmm > self.carried_gmm:
+            self.carried_gmm = moment_gmm
 
     def episode_over(self, t: int) -> None:
         """A tip episode ended at ``t`` (settled): start the refractory window."""
@@ -257,7 +277,7 @@ class TipTests:
                 excess = max(excess, lag)
                 self.tilt = excess / self.threshold(sig.sigma_m)
                 strike = self._strike_ok and self._rim_strike(sig) and \
-                    not self._refractory(sig.t, placed)
+                    not self._refractory(sig, placed)
         self._excess = excess
         self._lag = lag
         self._strike_now = strike
@@ -268,9 +288,19 @@ class TipTests:
         go over now?"""
         excess = self._excess
         strike = self._strike_now
+        by = "strike" if strike else "excess"
         lag = self._lag
         if self.positional and not tipped and self._released_off_level(sig, pv):
             strike = True  # the release tipped the disc: as certain as a rim strike
+            by = "release"
+        if self._residual is not None and not tipped and \
+                self._residual.step(sig.f[-1], sig.x[-1], sig.y[-1], sig.base, sig.zero,
+                                    self.window_sigma_m(sig.sigma_m) * self._blk_scale,
+                                    self.threshold(sig.sigma_m)) > 0.0 and \
+                self._load_gmm(sig) > max(MIN_HOLD_GMM, HOLD_SHARE * self.carried_gmm) and \
+                not sig.glitch and sig.count >= self._suspect_until:
+            strike = True  # the disc's own moment moved outwards, beyond what the contacts explain
+            by = "residual"
         if sig.glitch:
             self._suspect_until = sig.count + self._mute_n
         thr = self.threshold(sig.sigma_m)
@@ -297,6 +327,7 @@ class TipTests:
         if not tipped and self.positional and (excess > thr or strike):
             self._tip_run += 1
             if self._tip_run >= need or strike:
+                self.fired_by = by if strike else "excess"
                 return True
         else:
             self._tip_run = 0
@@ -308,7 +339,7 @@ class TipTests:
         (the force far from the base: it holds the disc), and not within ``tip_refractory_ms`` of
         a tip episode (the disc righting itself swings the moment too) unless a pawn was placed
         since."""
-        if self._refractory(sig.t, pv.placed):
+        if self._refractory(sig, pv.placed):
             return False
         push = sig.f[-1] - pv.level[0]
         if abs(push) > self._tip_max_push:
@@ -321,7 +352,7 @@ class TipTests:
         """The release watch (``release.py``): a finger just let go of a pawn and the level is far
         from where the press put it, with the force quiet and one pawn heavier."""
         w = pv.press[0]
-        if self._release is None or w <= 0 or pv.pressing or self._refractory(sig.t, pv.placed) or \
+        if self._release is None or w <= 0 or pv.pressing or self._refractory(sig, pv.placed) or \
                 self._win_count < RELEASE_NOISE_WINDOWS:
             return False
         press = (w, pv.press[1] / w, pv.press[2] / w)
@@ -330,10 +361,19 @@ class TipTests:
                                  self.window_sigma_m(sig.sigma_m))
         return off != 0.0 and not sig.glitch and sig.count >= self._suspect_until
 
-    def _refractory(self, t: int, placed: bool) -> bool:
-        """Within ``tip_refractory_ms`` of a tip episode, and no finger has set a pawn down since
-        (a press in the current segment): the disc righting itself is no new tip."""
-        return t < self._no_tip_until and not placed
+    @staticmethod
+    def _load_gmm(sig: Signals) -> float:
+        """The moment of everything on the disc now (the latest sample, less the empty disc)."""
+        return math.hypot(sig.x[-1] - sig.zero[0], sig.y[-1] - sig.zero[1])
+
+    def _refractory(self, sig: Signals, placed: bool) -> bool:
+        """Soon after a tip episode (``tip_refractory_ms``), with no finger press since (a press
+        in the current segment), the disc may still be righting itself or settling on its
+        support: its load moves inwards, or swings. A new tip moves the load outwards beyond what
+        anything on the disc can explain (the excess moment against the level before the segment
+        above the tip threshold): only then is it one, even with no pawn placed."""
+        return sig.t < self._no_tip_until and not placed and \
+            self._excess_fast <= self.threshold(sig.sigma_m)
 
     def _force_range_above(self, sig: Signals, n: int) -> bool:
         """The total force's range over the last ``n`` samples exceeds the quiet limit."""
@@ -421,3 +461,104 @@ class TipTests:
             return False
         self._strike = (sig.t, f)
         return False
+
+
+class ResidualTest:
+    """The disc's own tilt, told from the contacts pressing on it (issue 14: a finger pressing a
+    pawn adds tipping moment; it does not hold the disc, and a tip can start while it presses).
+
+    A contact presses at a fixed point while it presses, so the moment it explains is ``p * dF``
+    with ``p`` its own centre of pressure, read from its own samples (the moment over the force it
+    added to the level before the segment, once its force has settled). What is left, the
+    *residual* ``r = dM - p dF`` since that anchor, is the disc's own mass moving: zero while the
+    disc stays level, growing outwards along the load's moment once it goes over. The residual is
+    tested on block means of ``block_n`` samples (50 ms: longer than the cells' timing skew, up
+    to a whole sample period on free-running HX711 clocks) against its noise, with a one-sided
+    CUSUM (sum of the standardised outward residual less ``K``; a tip when it reaches ``H``):
+    small sustained tilts add up, one block's swing does not. Its noise: the block mean's own
+    scatter (measured on the still disc), the contact's aim (``AIM_MM``: the finger is a few mm
+    from the pawn, so force changes of the finger act a few mm from ``p``), its wander
+    (``WANDER_MM`` times its force: a fingertip rolls, a hand steadying the disc shifts within
+    the room the disc's hold leaves it, so a tip under a heavy contact must move further before
+    it counts), and the skew (a cell
+    lagging by up to a period reads the force of the past: a moment error of the force's slope
+    times that lag times the cells' lever). A force step between blocks (a release, a new
+    press, a fall) is a new contact: the test re-anchors at the next settled block."""
+
+    K = 1.0  # CUSUM reference: a residual below one sigma per block adds nothing
+    H = 12.0  # ... a tip when the sum reaches this
+    CLIP = 3.0  # ... to which one block adds at most this much (three blocks at least)
+    AIM_MM = 3.0  # a force change at the finger acts this far from the contact's centre of pressure
+    WANDER_MM = 10.0  # a contact's centre of pressure wanders this much (a steadying hand: tens of mm)
+    SETTLED = 0.15  # a block is settled when its force moved by at most this share of the contact
+    STEP_G = 3.0  # a force step (block to block) beyond this (or 30 % of the contact) re-anchors
+
+    def __init__(self, block_n: int, dt: float, cells_r_mm: float, arrive_g: float) -> None:
+        self.block_n = block_n
+        self.dt = dt
+        self.skew_gain = 0.5 * cells_r_mm * dt  # g*mm per (g/ms) of force slope: lag <= one period
+        self.arrive_g = arrive_g
+        self.reset()
+
+    def reset(self) -> None:
+        """A new segment (or a tip): no block, no anchor."""
+        self._k = 0
+        self._sf = self._sx = self._sy = 0.0
+        self._first = 0.0
+        self._prev: float | None = None  # the last block's mean force
+        self._anchor: tuple[float, float, float] | None = None
+        self._p = (0.0, 0.0)
+        self.cusum = 0.0
+
+    def step(self, f: float, x: float, y: float, base: tuple[float, float, float],
+             zero: tuple[float, float], sigma_blk: float, floor: float) -> float:
+        """One sample; returns the outward residual (g*mm) when the CUSUM says the disc is going
+        over, else 0.0. ``base``: the level before the segment; ``zero``: the empty disc's
+        moment; ``sigma_blk``: noise of a block's mean moment (per axis); ``floor``: the least
+        residual that is a tip (the tip threshold)."""
+        if self._k == 0:
+            self._first = f
+        self._k += 1
+        self._sf += f
+        self._sx += x
+        self._sy += y
+        if self._k < self.block_n:
+            return 0.0
+        inv = 1.0 / self._k
+        bf, bx, by = self._sf * inv, self._sx * inv, self._sy * inv
+        slope = abs(f - self._first) / ((self._k - 1) * self.dt)
+        self._k = 0
+        self._sf = self._sx = self._sy = 0.0
+        prev, self._prev = self._prev, bf
+        d_f = bf - base[0]
+        if prev is None:
+            return 0.0
+        step = abs(bf - prev)
+        if step > max(self.STEP_G, 0.3 * abs(d_f)):
+            self._anchor = None  # a contact arrived, left or changed: its new place is unknown
+            self.cusum = 0.0
+            return 0.0
+        if self._anchor is None:
+            if d_f < self.arrive_g or step > self.SETTLED * d_f:
+                return 0.0
+            self._anchor = (bf, bx, by)
+            self._p = ((bx - base[1]) / d_f, (by - base[2]) / d_f)
+            self.cusum = 0.0
+            return 0.0
+        af, ax, ay = self._anchor
+        dF = bf - af
+        rx = bx - ax - self._p[0] * dF
+        ry = by - ay - self._p[1] * dF
+        ux, uy = bx - zero[0], by - zero[1]
+        norm = math.hypot(ux, uy)
+        if norm < 1e-6:
+            return 0.0
+        e = (rx * ux + ry * uy) / norm
+        var = 2.0 * sigma_blk * sigma_blk + (self.AIM_MM * dF) ** 2 + (self.WANDER_MM * d_f) ** 2 + \
+            (self.skew_gain * slope) ** 2
+        # one block adds at most CLIP sigmas: a jump in one block is a contact, not a disc that
+        # goes over (its residual grows block after block)
+        self.cusum = max(0.0, self.cusum + min(e / math.sqrt(var), self.CLIP) - self.K)
+        if self.cusum >= self.H and e >= floor:
+            return e
+        return 0.0
