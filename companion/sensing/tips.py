@@ -135,7 +135,8 @@ class TipTests:
             radius_mm=header.layout.radius_mm))
         block_n = round(s.tip_block_ms / dt)
         cells_r = sum(math.hypot(c.x_mm, c.y_mm) for c in header.cells) / len(header.cells)
-        self._residual = ResidualTest(block_n, dt, cells_r, LANDING_DIP * self.lightest_g) \
+        self._residual = ResidualTest(block_n, dt, cells_r, LANDING_DIP * self.lightest_g,
+                                      self._tip_max_push) \
             if block_n >= 3 and positional else None
         # state
         self.carried_gmm = 0.0  # the largest pawn moment the disc was seen to carry level
@@ -483,7 +484,10 @@ class ResidualTest:
     it counts), and the skew (a cell
     lagging by up to a period reads the force of the past: a moment error of the force's slope
     times that lag times the cells' lever). A force step between blocks (a release, a new
-    press, a fall) is a new contact: the test re-anchors at the next settled block."""
+    press, a fall) is a new contact: the test re-anchors at the next settled block. It anchors
+    only on a contact no heavier than a pawn and a light finger (``pawn_press_g``): a heavier
+    one is a hand or the placing hand's other fingers steadying the disc, whose centre of
+    pressure is no fixed point (it lies wherever the disc stays level)."""
 
     K = 1.0  # CUSUM reference: a residual below one sigma per block adds nothing
     H = 12.0  # ... a tip when the sum reaches this
@@ -493,11 +497,13 @@ class ResidualTest:
     SETTLED = 0.15  # a block is settled when its force moved by at most this share of the contact
     STEP_G = 3.0  # a force step (block to block) beyond this (or 30 % of the contact) re-anchors
 
-    def __init__(self, block_n: int, dt: float, cells_r_mm: float, arrive_g: float) -> None:
+    def __init__(self, block_n: int, dt: float, cells_r_mm: float, arrive_g: float,
+                 pawn_press_g: float = math.inf) -> None:
         self.block_n = block_n
         self.dt = dt
         self.skew_gain = 0.5 * cells_r_mm * dt  # g*mm per (g/ms) of force slope: lag <= one period
         self.arrive_g = arrive_g
+        self.pawn_press_g = pawn_press_g
         self.reset()
 
     def reset(self) -> None:
@@ -539,10 +545,14 @@ class ResidualTest:
             self.cusum = 0.0
             return 0.0
         if self._anchor is None:
-            if d_f < self.arrive_g or step > self.SETTLED * d_f:
+            if not self.arrive_g <= d_f <= self.pawn_press_g or step > self.SETTLED * d_f:
                 return 0.0
             self._anchor = (bf, bx, by)
             self._p = ((bx - base[1]) / d_f, (by - base[2]) / d_f)
+            self.cusum = 0.0
+            return 0.0
+        if d_f > self.pawn_press_g:
+            self._anchor = None  # more than a pawn and a light finger: a hand, its point wanders
             self.cusum = 0.0
             return 0.0
         af, ax, ay = self._anchor
