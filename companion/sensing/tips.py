@@ -5,12 +5,16 @@ read-only view of the conditioned signals (``Signals``: the recent force and mom
 smoothed values, the still baseline, the empty-disc zero, the noise) and what the segment judge
 knows of the presses (``PressView``); it answers with the excess moment to record and whether the
 disc went over. It keeps its own state (the quiet reference, the pending rim strike, the release
-watch, the window noise, the refractory window) and reads nobody's private fields. Data flows one
-way: cells -> signals and baseline (``pipeline.py``) -> tip tests -> segment judge -> events.
+watch, the residual test, the window noise, the refractory window) and reads nobody's private
+fields. Data flows one way: cells -> signals and baseline (``pipeline.py``) -> tip tests ->
+segment judge -> events.
 
 The tests: the excess moment against the still baseline and against a quiet reference
-``tip_lag_ms`` earlier, the rim strike, the release watch (``release.py``), and the gates that say
-when a tip is possible at all. Pure: samples in, decisions out.
+``tip_lag_ms`` earlier, the rim strike, the release watch (``release.py``), the residual test
+(``ResidualTest``: a press explained by its own centre of pressure, the rest by a CUSUM), and the
+gates that say when a tip is possible at all (a heavy push for the excess test; soon after a tip
+episode, a load that has not moved outwards beyond anything on the disc). Pure: samples in,
+decisions out.
 """
 
 from __future__ import annotations
