@@ -18,17 +18,16 @@ from itertools import islice
 from companion.sensing.cells import CellFilter
 from companion.sensing.explain import Held, held_expired
 from companion.sensing.falls import Pawn
-from companion.sensing.release import ReleaseLimits, ReleaseWatch
 from companion.sensing.segments import SegmentJudge
 from companion.sensing.settings import SensingSettings
-from companion.sensing.tips import TipDetectors
+from companion.sensing.tips import PressView, Signals, TipTests
 from companion.sensing.trace import Sample, TraceHeader
 
 STILL, ACTIVE, TIPPED = "still", "active", "tipped"
 RESYNC_NOISE = 3.0  # a level learned after a cell was replaced is rejected if this much noisier
 
 
-class Pipeline(TipDetectors):
+class Pipeline:
     """Turns samples into sensed events; ``feed`` one sample at a time, ``finish`` at the end."""
 
     def __init__(self, header: TraceHeader, *, settings: SensingSettings | None = None) -> None:
@@ -44,25 +43,6 @@ class Pipeline(TipDetectors):
         self._a_fast = 1.0 - math.exp(-dt / s.fast_tau_ms)
         self._a_base = 1.0 - math.exp(-dt / s.baseline_tau_ms)
         self._still_n = max(s.still_min_samples, round(s.still_ms / dt))
-        self._tip_n = max(1, round(s.tip_confirm_ms / dt))
-        # at low rates (10 Hz) one reading against one reading 100 ms older can be a single swing
-        # of a knocked table: a tip seen only by that lagged test must be seen again
-        self._lag_tip_n = max(self._tip_n, 2 if dt >= s.tip_lag_two_from_ms else 1)
-        # at high rates (above 20 Hz) a reading at a turning point of a knock's ringing can pass
-        # the threshold while the force is quiet for a moment: soon after the force was not
-        # quiet, a tip needs two readings (12-25 ms more; at 10 Hz it would cost 100 ms)
-        self._rung_tip_n = 2 if dt < s.tip_lag_two_from_ms else 1
-        self._lag_n = max(1, round(s.tip_lag_ms / dt))
-        self._ref_n = max(1, round(s.tip_ref_ms / dt))
-        self._cur_n = max(1, round(s.tip_cur_ms / dt))
-        self._quiet_n = max(2, round(s.tip_quiet_ms / dt))
-        self._persist_n = max(1, round(s.tip_persist_ms / dt))
-        self._mute_n = max(1, round(40.0 / dt))  # samples muted after a lone jump held as a glitch
-        # a rim strike is only told from a finger by its brevity: needs >= 2 samples per pulse
-        self._strike_ok = 2.0 * dt <= s.strike_ms
-        # the tipping disc's inertia moves the force by a gram or two within the quiet window;
-        # at low rates that window is two long samples, which also average bumps into small steps
-        self._quiet_g = 3.0 if dt <= 25.0 else 1.5
         hist = max(self._still_n, s.level_min_samples, round(s.level_ms / dt),
                    round(s.tip_settle_ms / dt)) + 2
         self._hF: deque[float] = deque(maxlen=hist)
@@ -75,6 +55,8 @@ class Pipeline(TipDetectors):
         # and a segment's sample asks for several windows); None while still
         self._seg: tuple[list[float], list[float], list[float], list[int]] | None = None
         self._judge = SegmentJudge(header, s, self._positional)
+        self.tips = TipTests(header, s, self._positional)
+        self._sig = Signals()  # what the tip tests read of this sample (written here, read there)
         self.pawns: list[Pawn] = []
         # pawns reported fallen that lie on the base plate around the disc: still weighed, not on
         # the disc (not in its moment, not on the page); their pick-up later is no event
@@ -99,41 +81,11 @@ class Pipeline(TipDetectors):
         self._prevX = self._prevY = 0.0
         self._trig_f = s.trigger_min_g
         self._trig_m2 = math.inf
-        self._tip_run = 0
-        self._tilt = 0.0
-        self._ref: tuple[float, float, float] | None = None
-        self._strike: tuple[int, float] | None = None
-        self._suspect_until = 0
-        self._exceed_t: int | None = None  # since when the excess moment has been above threshold
         self._slope: tuple[float, float, float] = (0.0, 0.0, 0.0)
         self._slope_t: int | None = None
         self._slope_ref = (0.0, 0.0, 0.0)
         self._warm = max(self._still_n, round(500.0 / dt))
-        # a pawn seen landing on the base plate in this segment (time, weight gone, direction)
-        self.landing: tuple[int, float, float] | None = None
-        self._no_tip_until = -1  # after a tip episode, the disc righting itself is no new tip
-        self._pushed_t = -10**9  # last time a finger or hand pushed (or lifted) well beyond a pawn
-        # the most any force on the disc may exceed the base while a tip is still possible: a
-        # pawn just set down plus the disc's own inertia (a finger or hand holds the disc down)
-        self._tip_max_push = 1.3 * max(header.pawn_mass_g.values()) + 2.0
-        # one pawn heavier: any size, with room for the tipping disc's inertia (a gram or two)
-        masses = header.pawn_mass_g.values()
-        self._pawn_range = (0.75 * min(masses), 1.25 * max(masses) + 1.0)
-        self._win_n = max(2, round(s.release_window_ms / dt))
-        self._win_count = 0  # windows measured for ``_win_var``
-        self._win_done_n = 0  # the sample count when windows were last measured
         self._still_from_n = 0  # the sample count when the disc last became still
-        self._win_var = 0.0  # variance of a window mean about the still baseline (per axis, g²mm²)
-        # at low rates (10 Hz) a window is one or two readings, each averaging the finger's lift
-        # and any wobble: too few to tell a pinned load from a misread press, so the watch is off
-        self._release = None if self._win_n < 3 else ReleaseWatch(ReleaseLimits(
-            skip_n=max(1, round(s.release_skip_ms / dt)),
-            window_n=self._win_n,
-            min_n=max(2, round(s.release_min_ms / dt)),
-            watch_n=max(2, round(s.release_watch_ms / dt)),
-            aim_mm=s.release_aim_mm, floor_gmm=s.release_floor_gmm,
-            motion_floor_gmm=s.release_motion_gmm, sigmas=s.release_sigmas, quiet_g=s.release_quiet_g,
-            radius_mm=header.layout.radius_mm))
 
     # ------------------------------------------------------------------ public API
     def feed(self, sample: Sample) -> list[dict]:
@@ -257,7 +209,7 @@ class Pipeline(TipDetectors):
             "t_ms": self._t,
             "mass_g": round(mass, 2),
             "cop_mm": cop,
-            "tilt": round(min(1.0, max(0.0, self._tilt)), 3),
+            "tilt": round(min(1.0, max(0.0, self.tips.tilt)), 3),
             "still": self._state == STILL,
             "pawns": pawns,
             "faults": dict(self._cells.faults),
@@ -355,7 +307,7 @@ class Pipeline(TipDetectors):
                 self._zF = zF + a * (bF - zF)
                 self._zX += a * (self._bX - self._zX)
                 self._zY += a * (self._bY - self._zY)
-        self._tilt = 0.0
+        self.tips.level()
         if self._n & 63 == 0:
             self._update_thresholds()
             self._track_slope()
@@ -372,17 +324,19 @@ class Pipeline(TipDetectors):
         self._seg = None
         self.held = None
         self._n = 0
-        self._win_done_n = self._still_from_n = 0
+        self._still_from_n = 0
+        self.tips.resync()
         self._bF = self._bX = self._bY = 0.0
         self._noise = self._noise_m = 0.0
         self._noise_changed()
         self._slope_t = None
-        self._strike = None
 
     def _update_thresholds(self) -> None:
         """Trigger thresholds of the fast path from the current noise estimates."""
         s = self.settings
-        self._track_window_noise()
+        if self._state is STILL and self._n > self._warm:
+            self.tips.track_window_noise(self._hX, self._hY, self._n, max(self._still_from_n, self._warm),
+                                         (self._bX, self._bY), self.sigma_m())
         gain = self._fast_gain()
         self._trig_f = max(s.trigger_min_g, s.trigger_sigmas * self.sigma_f() * gain)
         if self._positional:
@@ -400,76 +354,45 @@ class Pipeline(TipDetectors):
         """A change began: freeze the baseline and analyse until the load is still again."""
         self._state = ACTIVE
         self._seg = (list(self._hF), list(self._hX), list(self._hY), list(self._hT))
-        self._tip_run = 0
-        self.landing = None
+        self.tips.begin_segment()
         self._judge.begin(self, self._t)
         self._segment_step(out)
 
     def _segment_step(self, out: list[dict]) -> None:
-        """Slow path inside a segment: tip test every sample, level test when still."""
-        bx, by = self._fX - self._bX, self._fY - self._bY
-        excess = math.hypot(bx, by) - self._judge.lever_mm * abs(self._fF - self._bF)
-        if bx * (self._fX - self._zX) + by * (self._fY - self._zY) < 0:
-            excess = min(excess, 0.0)  # moving inwards is no tip
-        excess_fast = excess
-        strike = False
+        """Slow path inside a segment: the tip tests every sample, the level test when still.
+        The tip tests read a view of the signals (``Signals``) and of the judge's presses
+        (``PressView``); the judge records what they measured and judges the segment."""
+        sig = self._sig
+        seg = self._seg
+        assert seg is not None
+        sig.f, sig.x, sig.y = seg[0], seg[1], seg[2]
+        sig.n = len(self._hF)
+        sig.t = t = self._t
+        sig.count = self._n
+        sig.fast = (self._fF, self._fX, self._fY)
+        sig.base = (self._bF, self._bX, self._bY)
+        sig.zero = (self._zX, self._zY)
+        sig.sigma_f = self._sig_f
+        sig.sigma_m = self._sig_m
+        sig.glitch = self._cells.suspect
+        j = self._judge
+        tips = self.tips
         tipped = self._state == TIPPED
-        lag = 0.0
-        if self._positional:
-            lag = self._lag_excess()
-            if tipped:
-                thr = self._tip_threshold()
-                # the load moved back inwards, well after it had gone out furthest: the disc
-                # righted itself (a tip caught at the release is still tilting, and a disc that
-                # just struck a soft stop rebounds a little: neither is righting)
-                j = self._judge
-                if lag < -thr and j.exc_max >= thr and self._quiet() and \
-                        self._t - max(j.tip_t_ms, j.exc_peak_t) > 300:
-                    self._judge.righted = True
-            else:
-                excess = max(excess, lag)
-                self._tilt = excess / self._tip_threshold()
-                strike = self._strike_ok and self._rim_strike() and not self._refractory()
+        excess, righted = tips.measure(sig, tipped, j.presses > 0,
+                                       (j.exc_max, max(j.tip_t_ms, j.exc_peak_t)))
+        if righted:
+            j.righted = True
         f = self._hF[-1]
-        # the tilt excursion counts only while the force is quiet: the rim striking its stop is a
-        # force pulse whose moment is no measure of how far the disc lies over
-        self._judge.observe(self._t, f, excess if not tipped or self._quiet() else 0.0)
-        self._judge.press_sample(f, self._hX[-1], self._hY[-1])  # (one cell: mass only, at 0, 0)
-        if self._positional and not tipped and self._released_off_level():
-            strike = True  # the release tipped the disc: as certain as a rim strike
-        if self._cells.suspect:
-            self._suspect_until = self._n + self._mute_n
-        thr = self._tip_threshold()
-        need = self._lag_tip_n if lag > thr >= excess_fast else self._tip_n
-        if excess > thr and self._rung_tip_n > 1 and self._rang():
-            need = max(need, self._rung_tip_n)  # quiet for a moment only (see ``_rung_tip_n``)
-        if excess > thr:
-            if self._exceed_t is None:
-                self._exceed_t = self._t
-        else:
-            self._exceed_t = None
-        if self._n < self._suspect_until:
-            strike = False
-            excess = 0.0
-        elif excess > 0.0 and not self._quiet() and \
-                self._t - (self._exceed_t if self._exceed_t is not None else self._t) < \
-                self.settings.tip_persist_ms:
-            # a tip moves the load sideways with the force nearly constant; two loads changing at
-            # once (a bump during a press) can mimic the moment, not the quiet force -- and not
-            # for long: an excess that lasts is a tip even while pawns land or the rim strikes
-            excess = 0.0
-        if not tipped and not self._tip_possible() and excess > 0.0:
-            excess = 0.0
-        if not tipped and self._positional and (excess > thr or strike):
-            self._tip_run += 1
-            if self._tip_run >= need or strike:
-                self._state = TIPPED
-                out.extend(self._judge.before_tip(self, self._t))
-                out.append({"event": "tipped", "t_ms": self._t})
-                self._judge.tipped(self._t)
-        else:
-            self._tip_run = 0
-        events = self._judge.check(self, self._t, self._state == TIPPED)
+        j.observe(t, f, excess)
+        j.press_sample(f, self._hX[-1], self._hY[-1])  # (one cell: mass only, at 0, 0)
+        pv = PressView(j.base, (j.press_w, j.press_x, j.press_y), j.cur_ep is not None, j.presses > 0,
+                       sum(p.mass_g for p in self.pawns) + sum(p.mass_g for p in self.base_pawns))
+        if tips.decide(sig, tipped, pv):
+            self._state = TIPPED
+            out.extend(j.before_tip(self, t))
+            out.append({"event": "tipped", "t_ms": t})
+            j.tipped(t)
+        events = j.check(self, t, self._state == TIPPED)
         if events is not None:
             out.extend(events)
 
@@ -515,11 +438,29 @@ class Pipeline(TipDetectors):
         """The empty-disc zero (F, Mx, My)."""
         return self._zF, self._zX, self._zY
 
+    @property
+    def landing(self) -> tuple[int, float, float] | None:
+        """A pawn seen landing on the base plate in this segment (time, weight gone, direction)."""
+        return self.tips.landing
+
+    def tip_threshold(self) -> float:
+        """Unexplained moment (g*mm) that means a tip (the segment judge weighs the tilt
+        excursion against it)."""
+        return self.tips.threshold(self._sig_m)
+
+    def tip_episode_over(self, t: int) -> None:
+        """A tip episode ended at ``t`` (settled): the tip tests start their refractory window."""
+        self.tips.episode_over(t)
+
+    def pawn_placed(self) -> None:
+        """A placement was judged on a level disc: a new tip is possible again."""
+        self.tips.pawn_placed()
+
     def tipped_late(self, t: int) -> dict:
         """The segment judge found the disc lying tilted once the load was still (a tip the tip
         test missed): the tip episode starts now. Returns the ``tipped`` event."""
         self._state = TIPPED
-        self._tip_run = 0
+        self.tips.tipped_late()
         self._judge.tipped(t)
         return {"event": "tipped", "t_ms": t}
 
@@ -531,7 +472,11 @@ class Pipeline(TipDetectors):
         self._slope_t = None
         self._bF, self._bX, self._bY = level
         self._fF, self._fX, self._fY = level
-        self._tilt = 0.0
+        self.tips.level()
+        if self._positional:
+            mx = sum(p.mass_g * p.x_mm for p in self.pawns if p.x_mm is not None)
+            my = sum(p.mass_g * p.y_mm for p in self.pawns if p.y_mm is not None)
+            self.tips.carried(math.hypot(mx, my))
 
 
 def _positional(xs: list[float], ys: list[float]) -> bool:

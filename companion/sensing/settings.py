@@ -54,6 +54,7 @@ class SensingSettings:
     strike_rim_frac: float = 0.85  # ... centred at least this far out (fraction of the radius)
     tip_settle_ms: float = 500.0  # after a tip the level must be still this long
     tip_max_unlevel_ms: float = 2000.0  # still but not level this long: accept as settled anyway
+    tip_block_ms: float = 50.0  # the residual tip test's block (longer than the cells' timing skew)
     tip_refractory_ms: float = 3000.0  # after a tip episode no new moment tip (the disc righting) ...
     # release watch: right after a finger lets go, the level must be where the press put the pawn
     release_skip_ms: float = 25.0  # the finger's lift still shows this long

@@ -1,32 +1,40 @@
-"""Tip detectors of the sensing pipeline (a mixin of ``Pipeline``; see docs/sensing.md, Tips).
+"""The tip tests of the sensing pipeline (see docs/sensing.md, Tips).
 
-The excess-moment test against a quiet reference, the rim strike, the gates that say when a tip
-is possible at all, and the release watch's wiring (``release.py``) with the window noise it
-needs. Pure: everything comes from the pipeline's sample history.
+``TipTests`` is a stage of its own: the pipeline hands it, once per sample inside a segment, a
+read-only view of the conditioned signals (``Signals``: the recent force and moments, the fast
+smoothed values, the still baseline, the empty-disc zero, the noise) and what the segment judge
+knows of the presses (``PressView``); it answers with the excess moment to record and whether the
+disc went over. It keeps its own state (the quiet reference, the pending rim strike, the release
+watch, the residual test, the window noise, the refractory window) and reads nobody's private
+fields. Data flows one way: cells -> signals and baseline (``pipeline.py``) -> tip tests ->
+segment judge -> events.
+
+The tests: the excess moment against the still baseline and against a quiet reference
+``tip_lag_ms`` earlier, the rim strike, the release watch (``release.py``), the residual test
+(``ResidualTest``: a press explained by its own centre of pressure, the rest by a CUSUM), and the
+gates that say when a tip is possible at all (a heavy push for the excess test; soon after a tip
+episode, a load that has not moved outwards beyond anything on the disc). Pure: samples in,
+decisions out.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import islice
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from collections import deque
+from companion.sensing.release import ReleaseLimits, ReleaseWatch
+from companion.sensing.settings import SensingSettings
+from companion.sensing.trace import TraceHeader
 
-    from companion.sensing.cells import CellFilter
-    from companion.sensing.release import ReleaseWatch
-    from companion.sensing.segments import SegmentJudge
-    from companion.sensing.settings import SensingSettings
-    from companion.sensing.trace import TraceHeader
-
-STILL = "still"
 TIP_AFTER_PUSH_MS = 80  # no moment tip this soon after a press (its transient is in the smoothed signals)
-
-
 STRIKE_ALIGN = 0.5  # a rim strike lies within 60 degrees of the load's moment (the side the disc tips to)
 LANDING_DIP = 0.6  # a force this many lightest pawns below the reference before a pulse: a landing
 RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before the release watch
+MIN_HOLD_GMM = 600.0  # the least moment a level disc holds (a 250 g disc on a 2 mm flat, a pivot's preload)
+HOLD_SHARE = 0.65  # a compliant top loses up to 35 % of its hold: below that share of a carried load, no tip
+RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furthest: righting
 
 
 def _median(v: list[float]) -> float:
@@ -36,73 +44,187 @@ def _median(v: list[float]) -> float:
     return v[m] if len(v) % 2 else 0.5 * (v[m - 1] + v[m])
 
 
-class TipDetectors:
-    """The tip tests; mixed into ``Pipeline``, whose state they read."""
+class Signals:
+    """What the tip tests read of the conditioned signals, one sample inside a segment. The
+    pipeline writes it before each call; the tests only read it.
 
-    header: TraceHeader
-    settings: SensingSettings
-    pawns: list
-    base_pawns: list
-    _cells: CellFilter
-    _judge: SegmentJudge
-    _release: ReleaseWatch | None
-    _hF: deque[float]
-    _hX: deque[float]
-    _hY: deque[float]
-    _t: int
-    _n: int
-    _state: str
-    _warm: int
-    _win_n: int
-    _win_var: float
-    landing: tuple[int, float, float] | None
-    _win_count: int
-    _win_done_n: int
-    _still_from_n: int
-    _bX: float
-    _bY: float
-    _zX: float
-    _zY: float
-    _quiet_n: int
-    _persist_n: int
-    _quiet_g: float
-    _ref_n: int
-    _cur_n: int
-    _lag_n: int
-    _ref: tuple[float, float, float] | None
-    _seg: tuple[list[float], list[float], list[float], list[int]] | None
-    _strike: tuple[int, float] | None
-    _no_tip_until: int
-    _pushed_t: int
-    _tip_max_push: float
-    _pawn_range: tuple[float, float]
-    _suspect_until: int
+    ``f``, ``x``, ``y``: the segment's force and moments so far (the latest sample last; at least
+    the last ``n`` samples are the recent history); ``n``: samples of history buffered; ``t``:
+    this sample's time; ``count``: samples since the last warm-up; ``fast``: the fast-smoothed
+    (F, Mx, My); ``base``: the still baseline frozen at the segment's start; ``zero``: the
+    empty disc's moment (x, y); ``sigma_f`` / ``sigma_m``: per-sample noise of the force and the
+    moment; ``glitch``: the latest row held a lone cell's jump as a possible glitch."""
 
-    def sigma_f(self) -> float:  # provided by Pipeline
-        raise NotImplementedError
+    __slots__ = ("f", "x", "y", "n", "t", "count", "fast", "base", "zero", "sigma_f", "sigma_m",
+                 "glitch")
 
-    def sigma_m(self) -> float:  # provided by Pipeline
-        raise NotImplementedError
+    def __init__(self) -> None:
+        self.f: Sequence[float] = []
+        self.x: Sequence[float] = []
+        self.y: Sequence[float] = []
+        self.n = 0
+        self.t = 0
+        self.count = 0
+        self.fast = (0.0, 0.0, 0.0)
+        self.base = (0.0, 0.0, 0.0)
+        self.zero = (0.0, 0.0)
+        self.sigma_f = 0.02
+        self.sigma_m = 2.0
+        self.glitch = False
 
-    def _track_window_noise(self) -> None:
+
+@dataclass(frozen=True)
+class PressView:
+    """What the segment judge knows of the presses in this segment, as the tip tests need it.
+
+    ``level``: the still level before the segment (F, Mx, My); ``press``: the strongest finger
+    press so far (summed force above the level, its summed moments: w, w*x, w*y; w = 0 if none);
+    ``pressing``: a press is going on now; ``placed``: a finger press episode ended in this
+    segment (a pawn was set down); ``on_disc_g``: the pawns weighed on the platform."""
+
+    level: tuple[float, float, float]
+    press: tuple[float, float, float]
+    pressing: bool
+    placed: bool
+    on_disc_g: float
+
+
+class TipTests:
+    """The tip tests: ``measure`` the moment tests, then ``decide`` (see the module's doc)."""
+
+    def __init__(self, header: TraceHeader, settings: SensingSettings, positional: bool) -> None:
+        s = settings
+        self.settings = s
+        self.positional = positional
+        self.radius_mm = header.layout.radius_mm
+        self.lever_mm = header.layout.radius_mm * 1.07
+        self.lightest_g = min(header.pawn_mass_g.values())
+        dt = 1000.0 / header.rate_hz
+        self._tip_n = max(1, round(s.tip_confirm_ms / dt))
+        # at low rates (10 Hz) one reading against one reading 100 ms older can be a single swing
+        # of a knocked table: a tip seen only by that lagged test must be seen again
+        self._lag_tip_n = max(self._tip_n, 2 if dt >= s.tip_lag_two_from_ms else 1)
+        # at high rates (above 20 Hz) a reading at a turning point of a knock's ringing can pass
+        # the threshold while the force is quiet for a moment: soon after the force was not
+        # quiet, a tip needs two readings (12-25 ms more; at 10 Hz it would cost 100 ms)
+        self._rung_tip_n = 2 if dt < s.tip_lag_two_from_ms else 1
+        self._lag_n = max(1, round(s.tip_lag_ms / dt))
+        self._ref_n = max(1, round(s.tip_ref_ms / dt))
+        self._cur_n = max(1, round(s.tip_cur_ms / dt))
+        self._quiet_n = max(2, round(s.tip_quiet_ms / dt))
+        self._persist_n = max(1, round(s.tip_persist_ms / dt))
+        self._mute_n = max(1, round(40.0 / dt))  # samples muted after a lone jump held as a glitch
+        # a rim strike is only told from a finger by its brevity: needs >= 2 samples per pulse
+        self._strike_ok = 2.0 * dt <= s.strike_ms
+        # the tipping disc's inertia moves the force by a gram or two within the quiet window;
+        # at low rates that window is two long samples, which also average bumps into small steps
+        self._quiet_g = 3.0 if dt <= 25.0 else 1.5
+        # the most any force on the disc may exceed the base while a tip is still possible: a
+        # pawn just set down plus the disc's own inertia (a finger or hand holds the disc down)
+        self._tip_max_push = 1.3 * max(header.pawn_mass_g.values()) + 2.0
+        # one pawn heavier: any size, with room for the tipping disc's inertia (a gram or two)
+        masses = header.pawn_mass_g.values()
+        self._pawn_range = (0.75 * min(masses), 1.25 * max(masses) + 1.0)
+        self._win_n = max(2, round(s.release_window_ms / dt))
+        self._blk_scale = math.sqrt(self._win_n / max(1, round(s.tip_block_ms / dt)))
+        # at low rates (10 Hz) a window is one or two readings, each averaging the finger's lift
+        # and any wobble: too few to tell a pinned load from a misread press, so the watch is off
+        self._release = None if self._win_n < 3 else ReleaseWatch(ReleaseLimits(
+            skip_n=max(1, round(s.release_skip_ms / dt)),
+            window_n=self._win_n,
+            min_n=max(2, round(s.release_min_ms / dt)),
+            watch_n=max(2, round(s.release_watch_ms / dt)),
+            aim_mm=s.release_aim_mm, floor_gmm=s.release_floor_gmm,
+            motion_floor_gmm=s.release_motion_gmm, sigmas=s.release_sigmas, quiet_g=s.release_quiet_g,
+            radius_mm=header.layout.radius_mm))
+        block_n = round(s.tip_block_ms / dt)
+        cells_r = sum(math.hypot(c.x_mm, c.y_mm) for c in header.cells) / len(header.cells)
+        self._residual = ResidualTest(block_n, dt, cells_r, LANDING_DIP * self.lightest_g,
+                                      self._tip_max_push) \
+            if block_n >= 3 and positional else None
+        # state
+        self.carried_gmm = 0.0  # the largest pawn moment the disc was seen to carry level
+        self.tilt = 0.0  # the latest excess over the threshold (the page's tilt gauge)
+        self.fired_by = ""  # which test saw the latest tip: excess, strike, release or residual
+        # a pawn seen landing on the base plate in this segment (time, weight gone, direction)
+        self.landing: tuple[int, float, float] | None = None
+        self._tip_run = 0
+        self._ref: tuple[float, float, float] | None = None
+        self._strike: tuple[int, float] | None = None
+        self._suspect_until = 0
+        self._exceed_t: int | None = None  # since when the excess moment has been above threshold
+        self._no_tip_until = -1  # after a tip episode, the disc righting itself is no new tip
+        self._pushed_t = -10**9  # last time a finger or hand pushed (or lifted) well beyond a pawn
+        self._win_count = 0  # windows measured for ``_win_var``
+        self._win_done_n = 0  # the sample count when windows were last measured
+        self._win_var = 0.0  # variance of a window mean about the still baseline (per axis, g²mm²)
+        self._thr_memo: tuple[float, float] = (-1.0, 0.0)  # (sigma_m, threshold)
+        # carried from ``measure`` to ``decide`` within one sample
+        self._excess = 0.0
+        self._excess_fast = 0.0
+        self._lag = 0.0
+        self._strike_now = False
+
+    # ------------------------------------------------------------------ life cycle
+    def begin_segment(self) -> None:
+        """A segment starts: no tip run, no landing seen yet."""
+        self._tip_run = 0
+        self.landing = None
+        if self._residual is not None:
+            self._residual.reset()
+
+    def tipped_late(self) -> None:
+        """The segment judge found the disc lying tilted (a tip these tests missed)."""
+        self._tip_run = 0
+        if self._residual is not None:
+            self._residual.reset()
+
+    def resync(self) -> None:
+        """The pipeline re-learns its level (a cell replaced): the sample count starts again."""
+        self._win_done_n = 0
+        self._strike = None
+
+    def level(self) -> None:
+        """The disc is still and level again: the tilt gauge reads zero."""
+        self.tilt = 0.0
+
+    def carried(self, moment_gmm: float) -> None:
+        """A segment ended on a still level with the tracked pawns' moment ``moment_gmm``: the
+        disc holds at least that much (its hold only grows as pawns add weight), so a load below
+        it (less a margin for a compliant top losing some of its hold) cannot be going over."""
+        if moment_gmm > self.carried_gmm:
+            self.carried_gmm = moment_gmm
+
+    def episode_over(self, t: int) -> None:
+        """A tip episode ended at ``t`` (settled): start the refractory window."""
+        self._no_tip_until = t + int(self.settings.tip_refractory_ms)
+
+    def pawn_placed(self) -> None:
+        """A placement was judged on a level disc: a new tip is possible again."""
+        self._no_tip_until = -1
+
+    # ------------------------------------------------------------------ noise
+    def track_window_noise(self, hx: Sequence[float], hy: Sequence[float], count: int,
+                           still_from: int, base_xy: tuple[float, float], sigma_m: float) -> None:
         """How far a short window's mean moment strays from the still baseline: the noise the
         release watch must clear. Measured, not derived from the per-sample noise, because slow
         (1/f) noise and vibration do not average out over a few samples. Each call (every 64
         still samples) takes the non-overlapping windows of the still samples buffered since the
-        last call."""
+        last call. ``hx``, ``hy``: the still disc's recent moments; ``count``: the sample count
+        now; ``still_from``: the sample count since when the disc has been still (and warm);
+        ``base_xy``: the still baseline's moment."""
         n = self._win_n
-        if self._state != STILL or self._n <= self._warm:
-            return
-        fresh = min(len(self._hX), self._n - max(self._still_from_n, self._warm, self._win_done_n))
+        fresh = min(len(hx), count - max(still_from, self._win_done_n))
         if fresh < n:
             return
-        self._win_done_n = self._n
-        m = len(self._hX)
+        self._win_done_n = count
+        m = len(hx)
         k = 1.0 / n
-        floor = self.sigma_m() ** 2 * k
+        floor = sigma_m ** 2 * k
+        bx, by = base_xy
         for end in range(m, m - fresh + n - 1, -n):
-            dx = sum(islice(self._hX, end - n, end)) * k - self._bX
-            dy = sum(islice(self._hY, end - n, end)) * k - self._bY
+            dx = sum(islice(hx, end - n, end)) * k - bx
+            dy = sum(islice(hy, end - n, end)) * k - by
             d2 = 0.5 * (dx * dx + dy * dy)
             self._win_count += 1
             if self._win_var <= 0.0:
@@ -112,82 +234,12 @@ class TipDetectors:
                 self._win_var += max(0.02, 1.0 / self._win_count) * (d2 - self._win_var)
         self._win_var = max(self._win_var, floor)
 
-    def window_sigma_m(self) -> float:
+    def window_sigma_m(self, sigma_m: float) -> float:
         """Noise (g·mm, per axis) of the mean moment over the release watch's window."""
-        return math.sqrt(self._win_var) if self._win_var > 0.0 else self.sigma_m()
+        return math.sqrt(self._win_var) if self._win_var > 0.0 else sigma_m
 
-    def _tip_possible(self) -> bool:
-        """Can the disc be going over now? Not while a hand or finger presses on it or lifts it
-        (the force far from the base: it holds the disc), and not within ``tip_refractory_ms`` of
-        a tip episode (the disc righting itself swings the moment too) unless a pawn was placed
-        since."""
-        if self._refractory():
-            return False
-        push = self._hF[-1] - self._judge.base[0]
-        if abs(push) > self._tip_max_push:
-            self._pushed_t = self._t
-        if self._t - self._pushed_t < TIP_AFTER_PUSH_MS:
-            return False  # the smoothed signals still carry the press that just ended
-        on_disc = sum(p.mass_g for p in self.pawns) + sum(p.mass_g for p in self.base_pawns)
-        return -(on_disc + self._tip_max_push) <= push <= self._tip_max_push
-
-    def _released_off_level(self) -> bool:
-        """The release watch (``release.py``): a finger just let go of a pawn and the level is far
-        from where the press put it, with the force quiet and one pawn heavier."""
-        j = self._judge
-        if self._release is None or j.press_w <= 0 or j.cur_ep is not None or self._refractory() or \
-                self._win_count < RELEASE_NOISE_WINDOWS:
-            return False
-        w = j.press_w
-        press = (w, j.press_x / w, j.press_y / w)
-        off = self._release.step(press, j.base, (self._hF[-1], self._hX[-1], self._hY[-1]),
-                                 (self._zX, self._zY), self._pawn_range, self.sigma_f(),
-                                 self.window_sigma_m())
-        return off != 0.0 and not self._cells.suspect and self._n >= self._suspect_until
-
-    def tip_episode_over(self, t: int) -> None:
-        """A tip episode ended at ``t`` (settled): start the refractory window."""
-        self._no_tip_until = t + int(self.settings.tip_refractory_ms)
-
-    def _refractory(self) -> bool:
-        """Within ``tip_refractory_ms`` of a tip episode, and no finger has set a pawn down since
-        (a press in the current segment): the disc righting itself is no new tip."""
-        return self._t < self._no_tip_until and not self._judge.presses
-
-    def pawn_placed(self) -> None:
-        """A placement was judged on a level disc: a new tip is possible again."""
-        self._no_tip_until = -1
-
-    def _force_range_above(self, n: int) -> bool:
-        """The total force's range over the last ``n`` samples exceeds the quiet limit."""
-        h = self._hF
-        m = len(h)
-        seg = self._seg  # inside a segment: the same samples as a list (a slice is cheaper)
-        if seg is not None and n > 0 and m > 0:
-            recent = seg[0][-min(n, m):]
-        else:
-            recent = list(islice(h, max(0, m - n), m))
-        return max(recent) - min(recent) > max(self._quiet_g, 6.0 * self.sigma_f())
-
-    def _quiet(self) -> bool:
-        """The total force has been nearly constant over the last ``tip_quiet_ms``."""
-        return not self._force_range_above(self._quiet_n)
-
-    def _rang(self) -> bool:
-        """The total force was not quiet at some time in the last ``tip_persist_ms`` (its range
-        over that time and the quiet window before it is beyond the quiet limit)."""
-        return self._force_range_above(self._quiet_n + self._persist_n)
-
-    def tip_threshold(self) -> float:
-        """Unexplained moment (g*mm) that means a tip (public: the segment judge weighs the tilt
-        excursion against it)."""
-        return self._tip_threshold()
-
-    _thr_memo: tuple[float, float] = (-1.0, 0.0)  # (sigma_m, threshold): asked several times per sample
-
-    def _tip_threshold(self) -> float:
+    def threshold(self, sigma_m: float) -> float:
         """Unexplained moment (g*mm) that means a tip: a floor, raised on noisy tables."""
-        sigma_m = self.sigma_m()
         if self._thr_memo[0] == sigma_m:
             return self._thr_memo[1]
         k = math.sqrt(1.0 / self._ref_n + 1.0 / self._cur_n)  # noise of the lagged difference
@@ -195,50 +247,184 @@ class TipDetectors:
         self._thr_memo = (sigma_m, thr)
         return thr
 
-    def _lag_excess(self) -> float:
+    # ------------------------------------------------------------------ per sample
+    def measure(self, sig: Signals, tipped: bool, placed: bool,
+                tip_excursion: tuple[float, int] = (0.0, 0)) -> tuple[float, bool]:
+        """The moment tests of one sample. Returns the excess moment to record as the tilt
+        excursion (0 while the force is not quiet after a tip: a rim strike is a pulse) and,
+        after a tip (``tipped``), whether the disc is seen righting itself.
+
+        ``placed``: a finger set a pawn down in this segment; ``tip_excursion``: after a tip, the
+        largest excess seen since and the later of the tip's and that peak's times."""
+        fF, fX, fY = sig.fast
+        bF, bX, bY = sig.base
+        zX, zY = sig.zero
+        bx, by = fX - bX, fY - bY
+        excess = math.hypot(bx, by) - self.lever_mm * abs(fF - bF)
+        if bx * (fX - zX) + by * (fY - zY) < 0:
+            excess = min(excess, 0.0)  # moving inwards is no tip
+        self._excess_fast = excess
+        strike = False
+        righted = False
+        lag = 0.0
+        if self.positional:
+            lag = self._lag_excess(sig)
+            if tipped:
+                thr = self.threshold(sig.sigma_m)
+                # the load moved back inwards, well after it had gone out furthest: the disc
+                # righted itself (a tip caught at the release is still tilting, and a disc that
+                # just struck a soft stop rebounds a little: neither is righting)
+                exc_max, since = tip_excursion
+                if lag < -thr and exc_max >= thr and self._quiet(sig) and \
+                        sig.t - since > RIGHTING_AFTER_MS:
+                    righted = True
+            else:
+                excess = max(excess, lag)
+                self.tilt = excess / self.threshold(sig.sigma_m)
+                strike = self._strike_ok and self._rim_strike(sig) and \
+                    not self._refractory(sig, placed)
+        self._excess = excess
+        self._lag = lag
+        self._strike_now = strike
+        return (excess if not tipped or self._quiet(sig) else 0.0), righted
+
+    def decide(self, sig: Signals, tipped: bool, pv: PressView) -> bool:
+        """After ``measure`` and the judge's press bookkeeping of the same sample: did the disc
+        go over now?"""
+        excess = self._excess
+        strike = self._strike_now
+        by = "strike" if strike else "excess"
+        lag = self._lag
+        if self.positional and not tipped and self._released_off_level(sig, pv):
+            strike = True  # the release tipped the disc: as certain as a rim strike
+            by = "release"
+        if self._residual is not None and not tipped and \
+                self._residual.step(sig.f[-1], sig.x[-1], sig.y[-1], sig.base, sig.zero,
+                                    self.window_sigma_m(sig.sigma_m) * self._blk_scale,
+                                    self.threshold(sig.sigma_m)) > 0.0 and \
+                self._load_gmm(sig) > max(MIN_HOLD_GMM, HOLD_SHARE * self.carried_gmm) and \
+                not sig.glitch and sig.count >= self._suspect_until:
+            strike = True  # the disc's own moment moved outwards, beyond what the contacts explain
+            by = "residual"
+        if sig.glitch:
+            self._suspect_until = sig.count + self._mute_n
+        thr = self.threshold(sig.sigma_m)
+        need = self._lag_tip_n if lag > thr >= self._excess_fast else self._tip_n
+        if excess > thr and self._rung_tip_n > 1 and self._rang(sig):
+            need = max(need, self._rung_tip_n)  # quiet for a moment only (see ``_rung_tip_n``)
+        if excess > thr:
+            if self._exceed_t is None:
+                self._exceed_t = sig.t
+        else:
+            self._exceed_t = None
+        if sig.count < self._suspect_until:
+            strike = False
+            excess = 0.0
+        elif excess > 0.0 and not self._quiet(sig) and \
+                sig.t - (self._exceed_t if self._exceed_t is not None else sig.t) < \
+                self.settings.tip_persist_ms:
+            # a tip moves the load sideways with the force nearly constant; two loads changing at
+            # once (a bump during a press) can mimic the moment, not the quiet force -- and not
+            # for long: an excess that lasts is a tip even while pawns land or the rim strikes
+            excess = 0.0
+        if not tipped and not self._tip_possible(sig, pv) and excess > 0.0:
+            excess = 0.0
+        if not tipped and self.positional and (excess > thr or strike):
+            self._tip_run += 1
+            if self._tip_run >= need or strike:
+                self.fired_by = by if strike else "excess"
+                return True
+        else:
+            self._tip_run = 0
+        return False
+
+    # ------------------------------------------------------------------ the tests
+    def _tip_possible(self, sig: Signals, pv: PressView) -> bool:
+        """Can the disc be going over now? Not while a hand or finger presses on it or lifts it
+        (the force far from the base: it holds the disc), and not within ``tip_refractory_ms`` of
+        a tip episode (the disc righting itself swings the moment too) unless a pawn was placed
+        since."""
+        if self._refractory(sig, pv.placed):
+            return False
+        push = sig.f[-1] - pv.level[0]
+        if abs(push) > self._tip_max_push:
+            self._pushed_t = sig.t
+        if sig.t - self._pushed_t < TIP_AFTER_PUSH_MS:
+            return False  # the smoothed signals still carry the press that just ended
+        return -(pv.on_disc_g + self._tip_max_push) <= push <= self._tip_max_push
+
+    def _released_off_level(self, sig: Signals, pv: PressView) -> bool:
+        """The release watch (``release.py``): a finger just let go of a pawn and the level is far
+        from where the press put it, with the force quiet and one pawn heavier."""
+        w = pv.press[0]
+        if self._release is None or w <= 0 or pv.pressing or self._refractory(sig, pv.placed) or \
+                self._win_count < RELEASE_NOISE_WINDOWS:
+            return False
+        press = (w, pv.press[1] / w, pv.press[2] / w)
+        off = self._release.step(press, pv.level, (sig.f[-1], sig.x[-1], sig.y[-1]),
+                                 sig.zero, self._pawn_range, sig.sigma_f,
+                                 self.window_sigma_m(sig.sigma_m))
+        return off != 0.0 and not sig.glitch and sig.count >= self._suspect_until
+
+    @staticmethod
+    def _load_gmm(sig: Signals) -> float:
+        """The moment of everything on the disc now (the latest sample, less the empty disc)."""
+        return math.hypot(sig.x[-1] - sig.zero[0], sig.y[-1] - sig.zero[1])
+
+    def _refractory(self, sig: Signals, placed: bool) -> bool:
+        """Soon after a tip episode (``tip_refractory_ms``), with no finger press since (a press
+        in the current segment), the disc may still be righting itself or settling on its
+        support: its load moves inwards, or swings. A new tip moves the load outwards beyond what
+        anything on the disc can explain (the excess moment against the level before the segment
+        above the tip threshold): only then is it one, even with no pawn placed."""
+        return sig.t < self._no_tip_until and not placed and \
+            self._excess_fast <= self.threshold(sig.sigma_m)
+
+    def _force_range_above(self, sig: Signals, n: int) -> bool:
+        """The total force's range over the last ``n`` samples exceeds the quiet limit."""
+        m = sig.n
+        recent = sig.f[-min(n, m):] if n > 0 and m > 0 else []
+        return max(recent) - min(recent) > max(self._quiet_g, 6.0 * sig.sigma_f)
+
+    def _quiet(self, sig: Signals) -> bool:
+        """The total force has been nearly constant over the last ``tip_quiet_ms``."""
+        return not self._force_range_above(sig, self._quiet_n)
+
+    def _rang(self, sig: Signals) -> bool:
+        """The total force was not quiet at some time in the last ``tip_persist_ms`` (its range
+        over that time and the quiet window before it is beyond the quiet limit)."""
+        return self._force_range_above(sig, self._quiet_n + self._persist_n)
+
+    def _lag_excess(self, sig: Signals) -> float:
         """Unexplained moment change against a quiet reference ``tip_lag_ms`` ago (the load after
         a finger let go, which the still baseline before the segment does not include)."""
         lag, k = self._lag_n, self._ref_n
-        h = self._hF
-        if len(h) < lag + k + self._cur_n:
+        n = sig.n
+        if n < lag + k + self._cur_n:
             return 0.0
-        n = len(h)
         a, b = n - lag - k, n - lag
         c = self._cur_n
-        seg = self._seg  # inside a segment: the same samples as lists (slices are cheaper)
-        if seg is not None:
-            sf, sx, sy = seg[0], seg[1], seg[2]
-            ref_f = sf[a - n:b - n]
-            if max(ref_f) - min(ref_f) > max(self.settings.still_tol_min_g, 4.0 * self.sigma_f()):
-                self._ref = None
-                return 0.0
-            rf = sum(ref_f) / k
-            # the reference moment is a median: a disc snapping back onto its support after a wobble
-            # swings the moment for one reading, and that reading is no quiet level to compare with
-            rx = _median(sx[a - n:b - n])
-            ry = _median(sy[a - n:b - n])
-            cf = sum(sf[-c:]) / c
-            cx = sum(sx[-c:]) / c
-            cy = sum(sy[-c:]) / c
-        else:
-            ref_f = list(islice(h, a, b))
-            if max(ref_f) - min(ref_f) > max(self.settings.still_tol_min_g, 4.0 * self.sigma_f()):
-                self._ref = None
-                return 0.0
-            hx, hy = self._hX, self._hY
-            rf = sum(ref_f) / k
-            rx = _median(list(islice(hx, a, b)))
-            ry = _median(list(islice(hy, a, b)))
-            cf = sum(islice(h, n - c, n)) / c
-            cx = sum(islice(hx, n - c, n)) / c
-            cy = sum(islice(hy, n - c, n)) / c
+        sf, sx, sy = sig.f, sig.x, sig.y
+        ref_f = sf[a - n:b - n]
+        if max(ref_f) - min(ref_f) > max(self.settings.still_tol_min_g, 4.0 * sig.sigma_f):
+            self._ref = None
+            return 0.0
+        rf = sum(ref_f) / k
+        # the reference moment is a median: a disc snapping back onto its support after a wobble
+        # swings the moment for one reading, and that reading is no quiet level to compare with
+        rx = _median(sx[a - n:b - n])
+        ry = _median(sy[a - n:b - n])
+        cf = sum(sf[-c:]) / c
+        cx = sum(sx[-c:]) / c
+        cy = sum(sy[-c:]) / c
         self._ref = (rf, rx, ry)
-        excess = math.hypot(cx - rx, cy - ry) - self._judge.lever_mm * abs(cf - rf)
-        if excess > 0 and (cx - rx) * (cx - self._zX) + (cy - ry) * (cy - self._zY) < 0:
+        zx, zy = sig.zero
+        excess = math.hypot(cx - rx, cy - ry) - self.lever_mm * abs(cf - rf)
+        if excess > 0 and (cx - rx) * (cx - zx) + (cy - ry) * (cy - zy) < 0:
             return -excess  # the load moves inwards: a disc righting itself, not tipping
         return excess
 
-    def _rim_strike(self) -> bool:
+    def _rim_strike(self, sig: Signals) -> bool:
         """A tipping disc's rim strikes its stop: a short force pulse (<= ``strike_ms``) whose
         centre of pressure is at the rim, back to the reference right after. Returns True when
         such a pulse has just ended."""
@@ -246,37 +432,147 @@ class TipDetectors:
         if ref is None:
             self._strike = None
             return False
-        f = self._hF[-1] - ref[0]
+        hf = sig.f
+        f = hf[-1] - ref[0]
         s = self.settings
         if self._strike is not None:
             t0, peak = self._strike
-            if f <= max(1.5, 4.0 * self.sigma_f(), 0.3 * peak):
+            if f <= max(1.5, 4.0 * sig.sigma_f, 0.3 * peak):
                 self._strike = None
                 return True
-            if self._t - t0 > s.strike_ms:
+            if sig.t - t0 > s.strike_ms:
                 self._strike = None
             elif f > peak:
                 self._strike = (t0, f)
             return False
-        lo = max(s.strike_min_g, 10.0 * self.sigma_f())
-        if f < lo or len(self._hF) < 2 or self._hF[-2] - ref[0] >= lo:
+        lo = max(s.strike_min_g, 10.0 * sig.sigma_f)
+        if f < lo or sig.n < 2 or hf[-2] - ref[0] >= lo:
             return False  # a strike rises from the quiet level (not the tail of a finger press)
-        dx, dy = self._hX[-1] - ref[1], self._hY[-1] - ref[2]
+        dx, dy = sig.x[-1] - ref[1], sig.y[-1] - ref[2]
         d = math.hypot(dx, dy)
-        if d / f < s.strike_rim_frac * self.header.layout.radius_mm:
+        if d / f < s.strike_rim_frac * self.radius_mm:
             return False
-        lx, ly = ref[1] - self._zX, ref[2] - self._zY
+        lx, ly = ref[1] - sig.zero[0], ref[2] - sig.zero[1]
         load = math.hypot(lx, ly)
-        if load < self._tip_threshold() or dx * lx + dy * ly < STRIKE_ALIGN * d * load:
+        if load < self.threshold(sig.sigma_m) or dx * lx + dy * ly < STRIKE_ALIGN * d * load:
             # the disc goes over towards the side its load's moment points to: a pulse at the rim
             # elsewhere (or on a disc whose load has no moment to tip it) is a knock on the table
             return False
-        dip = ref[0] - self._hF[-2]
-        if dip >= LANDING_DIP * min(self.header.pawn_mass_g.values()):
+        dip = ref[0] - hf[-2]
+        if dip >= LANDING_DIP * self.lightest_g:
             # a pawn's weight was gone just before: its flight, and this its landing on the base
             # plate (a pawn sliding off alone), not a rim strike
-            self.landing = (self._t, dip, math.atan2(dy, dx))
+            self.landing = (sig.t, dip, math.atan2(dy, dx))
             return False
-        self._strike = (self._t, f)
+        self._strike = (sig.t, f)
         return False
 
+
+class ResidualTest:
+    """The disc's own tilt, told from the contacts pressing on it (issue 14: a finger pressing a
+    pawn adds tipping moment; it does not hold the disc, and a tip can start while it presses).
+
+    A contact presses at a fixed point while it presses, so the moment it explains is ``p * dF``
+    with ``p`` its own centre of pressure, read from its own samples (the moment over the force it
+    added to the level before the segment, once its force has settled). What is left, the
+    *residual* ``r = dM - p dF`` since that anchor, is the disc's own mass moving: zero while the
+    disc stays level, growing outwards along the load's moment once it goes over. The residual is
+    tested on block means of ``block_n`` samples (50 ms: longer than the cells' timing skew, up
+    to a whole sample period on free-running HX711 clocks) against its noise, with a one-sided
+    CUSUM (sum of the standardised outward residual less ``K``; a tip when it reaches ``H``):
+    small sustained tilts add up, one block's swing does not. Its noise: the block mean's own
+    scatter (measured on the still disc), the contact's aim (``AIM_MM``: the finger is a few mm
+    from the pawn, so force changes of the finger act a few mm from ``p``), its wander
+    (``WANDER_MM`` times its force: a fingertip rolls, a hand steadying the disc shifts within
+    the room the disc's hold leaves it, so a tip under a heavy contact must move further before
+    it counts), and the skew (a cell
+    lagging by up to a period reads the force of the past: a moment error of the force's slope
+    times that lag times the cells' lever). A force step between blocks (a release, a new
+    press, a fall) is a new contact: the test re-anchors at the next settled block. It anchors
+    only on a contact no heavier than a pawn and a light finger (``pawn_press_g``): a heavier
+    one is a hand or the placing hand's other fingers steadying the disc, whose centre of
+    pressure is no fixed point (it lies wherever the disc stays level)."""
+
+    K = 1.0  # CUSUM reference: a residual below one sigma per block adds nothing
+    H = 12.0  # ... a tip when the sum reaches this
+    CLIP = 3.0  # ... to which one block adds at most this much (three blocks at least)
+    AIM_MM = 3.0  # a force change at the finger acts this far from the contact's centre of pressure
+    WANDER_MM = 10.0  # a contact's centre of pressure wanders this much (a steadying hand: tens of mm)
+    SETTLED = 0.15  # a block is settled when its force moved by at most this share of the contact
+    STEP_G = 3.0  # a force step (block to block) beyond this (or 30 % of the contact) re-anchors
+
+    def __init__(self, block_n: int, dt: float, cells_r_mm: float, arrive_g: float,
+                 pawn_press_g: float = math.inf) -> None:
+        self.block_n = block_n
+        self.dt = dt
+        self.skew_gain = 0.5 * cells_r_mm * dt  # g*mm per (g/ms) of force slope: lag <= one period
+        self.arrive_g = arrive_g
+        self.pawn_press_g = pawn_press_g
+        self.reset()
+
+    def reset(self) -> None:
+        """A new segment (or a tip): no block, no anchor."""
+        self._k = 0
+        self._sf = self._sx = self._sy = 0.0
+        self._first = 0.0
+        self._prev: float | None = None  # the last block's mean force
+        self._anchor: tuple[float, float, float] | None = None
+        self._p = (0.0, 0.0)
+        self.cusum = 0.0
+
+    def step(self, f: float, x: float, y: float, base: tuple[float, float, float],
+             zero: tuple[float, float], sigma_blk: float, floor: float) -> float:
+        """One sample; returns the outward residual (g*mm) when the CUSUM says the disc is going
+        over, else 0.0. ``base``: the level before the segment; ``zero``: the empty disc's
+        moment; ``sigma_blk``: noise of a block's mean moment (per axis); ``floor``: the least
+        residual that is a tip (the tip threshold)."""
+        if self._k == 0:
+            self._first = f
+        self._k += 1
+        self._sf += f
+        self._sx += x
+        self._sy += y
+        if self._k < self.block_n:
+            return 0.0
+        inv = 1.0 / self._k
+        bf, bx, by = self._sf * inv, self._sx * inv, self._sy * inv
+        slope = abs(f - self._first) / ((self._k - 1) * self.dt)
+        self._k = 0
+        self._sf = self._sx = self._sy = 0.0
+        prev, self._prev = self._prev, bf
+        d_f = bf - base[0]
+        if prev is None:
+            return 0.0
+        step = abs(bf - prev)
+        if step > max(self.STEP_G, 0.3 * abs(d_f)):
+            self._anchor = None  # a contact arrived, left or changed: its new place is unknown
+            self.cusum = 0.0
+            return 0.0
+        if self._anchor is None:
+            if not self.arrive_g <= d_f <= self.pawn_press_g or step > self.SETTLED * d_f:
+                return 0.0
+            self._anchor = (bf, bx, by)
+            self._p = ((bx - base[1]) / d_f, (by - base[2]) / d_f)
+            self.cusum = 0.0
+            return 0.0
+        if d_f > self.pawn_press_g:
+            self._anchor = None  # more than a pawn and a light finger: a hand, its point wanders
+            self.cusum = 0.0
+            return 0.0
+        af, ax, ay = self._anchor
+        dF = bf - af
+        rx = bx - ax - self._p[0] * dF
+        ry = by - ay - self._p[1] * dF
+        ux, uy = bx - zero[0], by - zero[1]
+        norm = math.hypot(ux, uy)
+        if norm < 1e-6:
+            return 0.0
+        e = (rx * ux + ry * uy) / norm
+        var = 2.0 * sigma_blk * sigma_blk + (self.AIM_MM * dF) ** 2 + (self.WANDER_MM * d_f) ** 2 + \
+            (self.skew_gain * slope) ** 2
+        # one block adds at most CLIP sigmas: a jump in one block is a contact, not a disc that
+        # goes over (its residual grows block after block)
+        self.cusum = max(0.0, self.cusum + min(e / math.sqrt(var), self.CLIP) - self.K)
+        if self.cusum >= self.H and e >= floor:
+            return e
+        return 0.0

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from .conftest import SPOTS, five_pawns, kinds, polar  # noqa: F401 (shared scripted helpers)
+from .conftest import MASSES, SPOTS, five_pawns, kinds, polar  # noqa: F401 (shared scripted helpers)
 
 TABLES = [(80.0, 4), (80.0, 3), (10.0, 4), (10.0, 3)]
 
@@ -340,3 +340,50 @@ def test_fingers_steadying_the_disc_during_a_press_do_not_pull_the_pawn_inwards(
     assert last["size"] == "small"
     assert (last["zone"], last["number"]) == ("yellow", 6)
     assert math.hypot(last["x_mm"] - x, last["y_mm"] - y) < 10.0
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_slow_tip_under_a_pressing_finger_is_seen_while_the_finger_still_presses(table, seed: int) -> None:
+    """A player sets a large pawn at the rim and keeps a light finger on it (3 g, a 7 Hz tremor
+    of 15 %) for 2.5 s; 0.3 s after touch-down the disc starts to go over and its own moment
+    creeps outwards at 300 g*mm/s. The lever bound (a load anywhere on the disc: 1.07 R x 11 g,
+    about 1,750 g*mm) hides the creep and the release watch waits for a release; the creep was
+    seen 1.4 s after its onset, from the short segments it makes. The residual test explains the
+    press by its own centre of pressure and sees the rest grow outwards while the finger still
+    presses (1.1 s: a slow tip needs its moment to clear the noise of a block many times)."""
+    tab = table(noise_g=0.1, seed=seed)
+    pawns = five_pawns(tab)
+    x, y = polar(135, 15)
+    tab.place(16.0, "large", x, y, press_g=0.0, press_s=0.1)
+    tab.loads.append(lambda s: tab._point(s, 16.0, 18.5, 0.05, 3.0, x, y, tremor=0.15))
+    mx = sum(MASSES[s] * px for s, px, _ in pawns) + MASSES["large"] * x
+    my = sum(MASSES[s] * py for s, _, py in pawns) + MASSES["large"] * y
+    ux, uy = mx / math.hypot(mx, my), my / math.hypot(mx, my)
+
+    def creep(s: float) -> tuple[float, float, float]:
+        d = min(max(s - 16.3, 0.0), 2.0)
+        return 0.0, 300.0 * d * ux, 300.0 * d * uy
+    tab.loads.append(creep)
+    events = tab.run(19.0)
+    tips = [e for e in events if e["event"] == "tipped"]
+    assert len(tips) == 1, kinds(events)
+    assert 16300 < tips[0]["t_ms"] < 16300 + 1250, tips  # the finger still on the pawn
+
+
+@pytest.mark.parametrize("cells", [4, 3])
+def test_a_second_tip_soon_after_a_tip_episode_with_no_pawn_placed_is_a_tip(table, cells: int) -> None:
+    """A disc that tipped, lost two pawns and righted itself is knocked over again 1.5 s after
+    its ``settled``, with no pawn set down in between. The refractory window (3 s after a tip
+    episode, unless a pawn was placed) muted every tip test, so that tip was never reported; now
+    only a load moving inwards (a disc righting itself) is excluded there."""
+    tab = table(cells=cells, noise_g=0.1)
+    pawns = five_pawns(tab)
+    tab.tip_ex(14.0, pawns[:2])
+    events = tab.run(17.0)
+    settled = next(e["t_ms"] for e in events if e["event"] == "settled")
+    t2 = settled / 1000.0 + 1.5
+    tab.tip_ex(t2, pawns[2:3])
+    events = tab.run(t2 + 3.0)
+    tips = [e["t_ms"] for e in events if e["event"] == "tipped"]
+    assert len(tips) == 2, kinds(events)
+    assert 0 <= tips[1] - t2 * 1000 <= 300
