@@ -71,6 +71,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.presses = 0  # finger-like press episodes in this segment (apart in time)
         self.press_end_n = 0  # samples since the segment began when the last one ended
         self.n_seen = 0
+        self.n_checked = 0  # samples of this segment judged so far (the trigger's is the first)
         self.first_dev: int | None = None
         self.last_dev: int | None = None
         self.run_sign = 0
@@ -243,9 +244,15 @@ class SegmentJudge(FallReader, PlacementReader):
             early = self._check_falls(pipe, t)
             if early:
                 return early
+        self.n_checked += 1
         n = self.tip_settle_n if tipped else pipe.still_n
         if self.cand is not None:
             n = max(n, min(self.level_n, self.cand[1] + 1))
+        elif n > self.n_checked and not tipped:
+            # a level is read after the change began: a window reaching back before the trigger
+            # holds the old level, and the trigger's reading (a press starting, within the
+            # stillness tolerance of the old level at 10 Hz) would be averaged into a new base
+            return None
         fs = pipe.window_f(n)
         if fs is None:
             return None

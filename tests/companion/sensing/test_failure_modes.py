@@ -340,3 +340,24 @@ def test_fingers_steadying_the_disc_during_a_press_do_not_pull_the_pawn_inwards(
     assert last["size"] == "small"
     assert (last["zone"], last["number"]) == ("yellow", 6)
     assert math.hypot(last["x_mm"] - x, last["y_mm"] - y) < 10.0
+
+
+def test_a_touch_within_the_stillness_tolerance_at_a_segments_start_does_not_move_the_base(
+        table) -> None:
+    """At 10 Hz the first reading of a placement can lie just above the trigger and within the
+    stillness tolerance of the old level (here the placing hand's other fingers touching the far
+    side, about a gram, one reading before the pawn). A window of the old level plus that one reading
+    is 'still': taken as the new base it shifts the level the pawn is weighed against (by a
+    quarter of the touch, on the far side: the pawn read ~30 mm further out, beyond its ring)."""
+    tab = table(cells=4, rate_hz=10.0, noise_g=0.03)
+    five_pawns(tab)
+    x, y = polar(110, 45)
+    sx, sy = polar(110, 225)
+    end = tab.place(15.05, "small", x, y, press_g=4.0, press_s=0.3)
+    tab.loads.append(lambda s: (1.05, 1.05 * sx, 1.05 * sy) if 14.95 <= s < end else (0.0, 0.0, 0.0))
+    events = tab.run(20.0)
+    assert kinds(events) == ["placed"] * 6
+    last = events[-1]
+    assert last["size"] == "small"
+    assert math.hypot(last["x_mm"] - x, last["y_mm"] - y) < 12.0, last
+    assert (last["zone"], last["number"]) == tab.header.layout.locate(x, y)
