@@ -38,6 +38,7 @@ PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pa
 # on the pawn as steadily as a pawn stands) is the pawn only once it has lasted longer than such a
 # touch does -- as long as "never deaf" allows (every level explained within a second)
 RELEASE_UNSEEN_MS = 1000.0
+PRE_TRIGGER_MS = 150.0  # a press is summed from this long before its trigger (the old level)
 BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much later tells why
 
 
@@ -57,6 +58,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.level_n = max(settings.level_min_samples, round(settings.level_ms / dt))
         self.tip_settle_n = max(settings.still_min_samples, round(settings.tip_settle_ms / dt))
         self.pre_n = max(3, round(150.0 / dt))
+        self.pre_trigger_n = max(2, round(PRE_TRIGGER_MS / dt))
         self.fall_n = max(3, round(250.0 / dt))
         self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
         self.placed_t = -10**9  # when the last ``placed`` was reported
@@ -120,6 +122,13 @@ class SegmentJudge(FallReader, PlacementReader):
         """A segment starts at ``t`` from the pipeline's baseline."""
         self._reset(t, pipe.baseline())
         self.slope = pipe.slope
+        # the press is summed from the old level on: the readings just before the trigger may
+        # hold part of the load already (a cell converting early, a slow arrival under the trigger)
+        w = pipe.window(self.pre_trigger_n + 1)
+        if w is not None:
+            b = self.base
+            self.trail = [(f - b[0], x - b[1], y - b[2]) for f, x, y in zip(w[0][:-1], w[1][:-1], w[2][:-1],
+                                                                              strict=True)]
 
     def _drifted(self, t: int) -> tuple[float, float, float]:
         """The segment's base level carried forward to ``t`` along the drift."""
