@@ -188,10 +188,11 @@ class PlacementReader:
         degree of freedom of the readings about that point) or None.
 
         The chi-square tests the premise. Each reading's moment about the point is noise (the
-        cells' white noise and slow wander, a fingertip rolling by a millimetre) plus, while the load changes fast, the cells' own
-        timing (cells up to a period apart: up to the change over a reading at the cells'
-        lever). Other fingers steadying the disc on its far side (they rest on it before the pawn
-        touches down), or the disc rocking under the press, put readings far off the point."""
+        cells' white noise and slow wander, a fingertip rolling by a millimetre) plus, while
+        the load changes fast, the cells' own timing (cells up to a period apart: up to the
+        change over a reading at the cells' lever). Other fingers steadying the disc on its far
+        side (they rest on it before the pawn touches down), or the disc rocking under the
+        press, put readings far off the point."""
         trail = self.trail[:max(0, len(self.trail) - n)]
         # from the reading before the first that stands out of the noise (it may hold part of
         # the load on a cell converting early); readings of the old level add only their noise

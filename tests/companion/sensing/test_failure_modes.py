@@ -369,9 +369,9 @@ def test_a_light_press_with_fingers_resting_on_the_far_side_is_read_from_the_lev
     """A small pawn pressed down lightly (4 g) while the placing hand's other fingers rest on
     the far side (0.9 g at 110 mm, from 0.1 s before the pawn until the release): the press's
     centre of pressure lies ~25 mm inside the pawn for the whole press, as steadily as a single
-    finger's (at 10 Hz one reading shows the touch alone, within the timing's noise). Level and press disagree by more than
-    their noise, and a press mixed with other fingers explains that better than noise: the pawn
-    stands where the level puts it."""
+    finger's (at 10 Hz one reading shows the touch alone, within the timing's noise). Level and
+    press disagree by more than their noise, and a press mixed with other fingers explains that
+    better than noise: the pawn stands where the level puts it."""
     tab = table(cells=cells, rate_hz=rate, noise_g=0.03)
     five_pawns(tab)
     x, y = polar(110, 45)
