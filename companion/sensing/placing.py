@@ -58,6 +58,7 @@ class PlacementReader:
     cand_kind: str | None
     press_at_tip: bool
     unsure_falls: bool
+    locator: PawnLocator
 
     def _drifted(self, t: int) -> tuple[float, float, float]:
         raise NotImplementedError
@@ -124,118 +125,18 @@ class PlacementReader:
         return False
 
     def _position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float, n: int) -> tuple[float, float]:
-        """Where the pawn stands: the level's moment over the pawn's mass, combined with the
-        finger's press when the press is one load at one point (see ``_press_estimate``), each
-        weighed by its uncertainty."""
+        """Where the pawn stands (``PawnLocator.locate``: the level and the finger's press)."""
         if not self.positional:
             return d_x / d_f, d_y / d_f
-        lx, ly, var_l = self._level_estimate(pipe, d_f, d_x, d_y, n)
-        press = self._press_estimate(pipe, n, d_f)
-        if press is None:
-            return lx, ly
-        px, py, var_p = press
-        wl, wp = 1.0 / var_l, 1.0 / var_p
-        bx, by = (wl * lx + wp * px) / (wl + wp), (wl * ly + wp * py) / (wl + wp)
-        # Is the press the pawn's alone? Other fingers resting on the disc as it was pressed move
-        # its centre of pressure towards them for the whole press, steadily (no scatter to
-        # see), anywhere within about half the radius of the pawn. Weigh the two explanations
-        # of how far press and level lie apart: both of the pawn (their difference is their
-        # noise) or a mixed press (the difference is the other fingers' pull)
-        var = var_l + var_p
-        d2 = (px - lx) ** 2 + (py - ly) ** 2
-        alone = PRESS_ALONE * math.exp(-0.5 * d2 / var) / (2.0 * math.pi * var)
-        mixed = (1.0 - PRESS_ALONE) / (math.pi * (PRESS_MIXED_FRAC * self.layout.radius_mm) ** 2)
-        w = alone / (alone + mixed)
-        return w * bx + (1.0 - w) * lx, w * by + (1.0 - w) * ly
-
-    def _level_estimate(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float,
-                        n: int) -> tuple[float, float, float]:
-        """The pawn's place from the still levels before and after: the moment gained over the
-        pawn's mass, the mass being the step weighed with what a pawn of that size weighs (pawns
-        of a set differ by a few per cent; two short noisy levels, and the cells' slow wander,
-        by far more for a small pawn at 10 Hz: the noise of the step's force would scale the
-        position with it). Returns (x, y, variance per axis)."""
-        wander = self._wander_gmm(pipe)
-        var_m = pipe.sigma_m() ** 2 * (1.0 / n + 1.0 / 40.0) + wander ** 2
-        var_f = pipe.sigma_f() ** 2 * (1.0 / n + 1.0 / 40.0) + CELL_WANDER_G ** 2 * len(pipe.header.cells)
-        mass = d_f
         size = self._match_size(d_f) or self._near_size(d_f)
-        if size is not None:
-            nominal = self.masses[size]
-            var_n = (PAWN_SPREAD * nominal) ** 2
-            mass = (d_f * var_n + nominal * var_f) / (var_n + var_f)
-            var_f = var_f * var_n / (var_n + var_f)
-        lx, ly = d_x / mass, d_y / mass
-        return lx, ly, (var_m + var_f * (lx * lx + ly * ly) / 2.0) / mass ** 2
-
-    def _wander_gmm(self, pipe: Pipeline) -> float:
-        """Slow wander (g*mm per axis) of the moment between two still levels a second or two
-        apart: each cell's reading drifts by about ``CELL_WANDER_G`` over seconds."""
-        cells = pipe.header.cells
-        return CELL_WANDER_G * math.sqrt(sum(c.x_mm ** 2 + c.y_mm ** 2 for c in cells) / 2.0)
-
-    def _cells_lever_mm(self, pipe: Pipeline) -> float:
-        """The cells' mean distance from the centre."""
-        cells = pipe.header.cells
-        return sum(math.hypot(c.x_mm, c.y_mm) for c in cells) / len(cells)
+        trail = self.trail[:max(0, len(self.trail) - n)]
+        return self.locator.locate(trail, d_f, d_x, d_y, n, pipe.sigma_f(), pipe.sigma_m(),
+                                   None if size is None else self.masses[size])
 
     def press_fit(self, pipe: Pipeline, n: int, d_f: float) -> tuple[float, float, float, float] | None:
-        """The finger's press as one load at one point: every reading of the segment from the old
-        level (from just before the load stands out of the noise) to the still level, the
-        sum of the moments over the sum of the forces. A sum is blind to when each cell
-        converts (a cell read late or averaging over its conversion shifts a reading, not the
-        sum), so a fast press costs nothing. Returns (x, y, variance per axis, chi-square per
-        degree of freedom of the readings about that point) or None.
-
-        The chi-square tests the premise. Each reading's moment about the point is noise (the
-        cells' white noise and slow wander, a fingertip rolling by a millimetre) plus, while
-        the load changes fast, the cells' own timing (cells up to a period apart: up to the
-        change over a reading at the cells' lever). Other fingers steadying the disc on its far
-        side (they rest on it before the pawn touches down), or the disc rocking under the
-        press, put readings far off the point."""
+        """The finger's press of this segment up to its last ``n`` readings (``PawnLocator.press_fit``)."""
         trail = self.trail[:max(0, len(self.trail) - n)]
-        # from the reading before the first that stands out of the noise (it may hold part of
-        # the load on a cell converting early); readings of the old level add only their noise
-        lo = 3.0 * pipe.sigma_f()
-        first = next((i for i, p in enumerate(trail) if abs(p[0]) > lo), None)
-        if first is None:
-            return None
-        trail = trail[max(0, first - 1):]
-        tot = sum(p[0] for p in trail)
-        if tot <= 0.0:
-            return None
-        k = len(trail)
-        loaded = sum(1 for p in trail if p[0] > 0.5 * d_f)
-        if loaded == 0 or tot < 0.5 * d_f * loaded:
-            return None  # the load came and went (a lift, a knock): no press of this pawn
-        px = sum(p[1] for p in trail) / tot
-        py = sum(p[2] for p in trail) / tot
-        wander = self._wander_gmm(pipe)
-        sig_m, sig_f = pipe.sigma_m(), pipe.sigma_f()
-        lever = self._cells_lever_mm(pipe)
-        base_var = sig_m ** 2 + (px * px + py * py) * sig_f ** 2 / 2.0 + wander ** 2
-        chi = 0.0
-        prev = 0.0
-        for f, mx, my in trail:
-            # a row's cells converted within the last period or two: the change since the last row
-            var = base_var + (TIMING_SHARE * (f - prev) * lever) ** 2 + (FINGER_ROLL_MM * f) ** 2
-            prev = f
-            chi += ((mx - f * px) ** 2 + (my - f * py) ** 2) / (2.0 * var)
-        dof = max(1, k - 1)
-        noise = sig_m * math.sqrt(k) + wander * k  # white per reading, wander shared
-        # the pawn's own weight stays at the end: each cell's sum holds up to a reading of it
-        # more or less than another's (their timing), at the cells' lever
-        step = d_f * lever * TIMING_SHARE
-        var = ((noise ** 2 + step ** 2) / tot ** 2) + PRESS_BIAS_MM ** 2
-        return px, py, var, chi / dof
-
-    def _press_estimate(self, pipe: Pipeline, n: int, d_f: float) -> tuple[float, float, float] | None:
-        """Where the finger pressed the pawn down (``press_fit``), when the readings are those of
-        one load at one point. Returns (x, y, variance per axis) or None."""
-        fit = self.press_fit(pipe, n, d_f)
-        if fit is None or fit[3] > PRESS_CHI2_MAX:
-            return None
-        return fit[0], fit[1], fit[2]
+        return self.locator.press_fit(trail, d_f, pipe.sigma_f(), pipe.sigma_m())
 
     def _placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
         """The ``placed`` event, also recorded in the pipeline's pawn list."""
@@ -359,3 +260,118 @@ class PlacementReader:
             return None
         k = 1.0 / len(fs)
         return self._resolve_pre(pipe, t, (sum(fs) * k, sum(w[1]) * k, sum(w[2]) * k))
+
+
+class PawnLocator:
+    """Where a pawn set down stands, from the still levels before and after it and from the
+    finger's press (the readings between them). Pure, with explicit inputs: the geometry comes
+    from the trace header, the noise from the caller (the pipeline's learned sigmas)."""
+
+    def __init__(self, cells: tuple, radius_mm: float) -> None:
+        self.n_cells = len(cells)
+        self.radius_mm = radius_mm
+        # slow wander (g*mm per axis) of the moment between two still levels a second or two
+        # apart: each cell's reading drifts by about ``CELL_WANDER_G`` over seconds
+        self.wander_gmm = CELL_WANDER_G * math.sqrt(sum(c.x_mm ** 2 + c.y_mm ** 2 for c in cells) / 2.0)
+        self.lever_mm = sum(math.hypot(c.x_mm, c.y_mm) for c in cells) / len(cells)  # cells' mean radius
+
+    def locate(self, trail: list[tuple[float, float, float]], d_f: float, d_x: float, d_y: float, n: int,
+               sigma_f: float, sigma_m: float, nominal: float | None) -> tuple[float, float]:
+        """The level's estimate combined with the press's when the press is one load at one
+        point, each weighed by its uncertainty, and by how likely the press was the pawn's alone.
+        ``trail``: (F, Mx, My) above the base of the readings before the ``n`` of the new level;
+        ``nominal``: the mass of the size the step fits (None: fits none)."""
+        lx, ly, var_l = self.level(d_f, d_x, d_y, n, sigma_f, sigma_m, nominal)
+        press = self.press(trail, d_f, sigma_f, sigma_m)
+        if press is None:
+            return lx, ly
+        px, py, var_p = press
+        wl, wp = 1.0 / var_l, 1.0 / var_p
+        bx, by = (wl * lx + wp * px) / (wl + wp), (wl * ly + wp * py) / (wl + wp)
+        # Is the press the pawn's alone? Other fingers resting on the disc as it was pressed move
+        # its centre of pressure towards them for the whole press, steadily (no scatter to
+        # see), anywhere within about half the radius of the pawn. Weigh the two explanations
+        # of how far press and level lie apart: both of the pawn (their difference is their
+        # noise) or a mixed press (the difference is the other fingers' pull)
+        var = var_l + var_p
+        d2 = (px - lx) ** 2 + (py - ly) ** 2
+        alone = PRESS_ALONE * math.exp(-0.5 * d2 / var) / (2.0 * math.pi * var)
+        mixed = (1.0 - PRESS_ALONE) / (math.pi * (PRESS_MIXED_FRAC * self.radius_mm) ** 2)
+        w = alone / (alone + mixed)
+        return w * bx + (1.0 - w) * lx, w * by + (1.0 - w) * ly
+
+    def level(self, d_f: float, d_x: float, d_y: float, n: int, sigma_f: float, sigma_m: float,
+              nominal: float | None) -> tuple[float, float, float]:
+        """The pawn's place from the still levels before and after: the moment gained over the
+        pawn's mass, the mass being the step weighed with what a pawn of that size weighs (pawns
+        of a set differ by a few per cent; two short noisy levels, and the cells' slow wander,
+        by far more for a small pawn at 10 Hz: the noise of the step's force would scale the
+        position with it). Returns (x, y, variance per axis)."""
+        wander = self.wander_gmm
+        var_m = sigma_m ** 2 * (1.0 / n + 1.0 / 40.0) + wander ** 2
+        var_f = sigma_f ** 2 * (1.0 / n + 1.0 / 40.0) + CELL_WANDER_G ** 2 * self.n_cells
+        mass = d_f
+        if nominal is not None:
+            var_n = (PAWN_SPREAD * nominal) ** 2
+            mass = (d_f * var_n + nominal * var_f) / (var_n + var_f)
+            var_f = var_f * var_n / (var_n + var_f)
+        lx, ly = d_x / mass, d_y / mass
+        return lx, ly, (var_m + var_f * (lx * lx + ly * ly) / 2.0) / mass ** 2
+
+    def press_fit(self, trail: list[tuple[float, float, float]], d_f: float, sigma_f: float,
+                  sigma_m: float) -> tuple[float, float, float, float] | None:
+        """The finger's press as one load at one point: every reading of ``trail`` from the old
+        level (from just before the load stands out of the noise) to the still level, the
+        sum of the moments over the sum of the forces. A sum is blind to when each cell
+        converts (a cell read late or averaging over its conversion shifts a reading, not the
+        sum), so a fast press costs nothing. Returns (x, y, variance per axis, chi-square per
+        degree of freedom of the readings about that point) or None.
+
+        The chi-square tests the premise. Each reading's moment about the point is noise (the
+        cells' white noise and slow wander, a fingertip rolling by a millimetre) plus, while
+        the load changes fast, the cells' own timing (cells up to a period apart: up to the
+        change over a reading at the cells' lever). Other fingers steadying the disc on its far
+        side (they rest on it before the pawn touches down), or the disc rocking under the
+        press, put readings far off the point."""
+        # from the reading before the first that stands out of the noise (it may hold part of
+        # the load on a cell converting early); readings of the old level add only their noise
+        lo = 3.0 * sigma_f
+        first = next((i for i, p in enumerate(trail) if abs(p[0]) > lo), None)
+        if first is None:
+            return None
+        trail = trail[max(0, first - 1):]
+        tot = sum(p[0] for p in trail)
+        if tot <= 0.0:
+            return None
+        k = len(trail)
+        loaded = sum(1 for p in trail if p[0] > 0.5 * d_f)
+        if loaded == 0 or tot < 0.5 * d_f * loaded:
+            return None  # the load came and went (a lift, a knock): no press of this pawn
+        px = sum(p[1] for p in trail) / tot
+        py = sum(p[2] for p in trail) / tot
+        wander = self.wander_gmm
+        lever = self.lever_mm
+        base_var = sigma_m ** 2 + (px * px + py * py) * sigma_f ** 2 / 2.0 + wander ** 2
+        chi = 0.0
+        prev = 0.0
+        for f, mx, my in trail:
+            # a row's cells converted within the last period or two: the change since the last row
+            var = base_var + (TIMING_SHARE * (f - prev) * lever) ** 2 + (FINGER_ROLL_MM * f) ** 2
+            prev = f
+            chi += ((mx - f * px) ** 2 + (my - f * py) ** 2) / (2.0 * var)
+        dof = max(1, k - 1)
+        noise = sigma_m * math.sqrt(k) + wander * k  # white per reading, wander shared
+        # the pawn's own weight stays at the end: each cell's sum holds up to a reading of it
+        # more or less than another's (their timing), at the cells' lever
+        step = d_f * lever * TIMING_SHARE
+        var = ((noise ** 2 + step ** 2) / tot ** 2) + PRESS_BIAS_MM ** 2
+        return px, py, var, chi / dof
+
+    def press(self, trail: list[tuple[float, float, float]], d_f: float, sigma_f: float,
+              sigma_m: float) -> tuple[float, float, float] | None:
+        """Where the finger pressed the pawn down (``press_fit``), when the readings are those of
+        one load at one point. Returns (x, y, variance per axis) or None."""
+        fit = self.press_fit(trail, d_f, sigma_f, sigma_m)
+        if fit is None or fit[3] > PRESS_CHI2_MAX:
+            return None
+        return fit[0], fit[1], fit[2]

@@ -14,7 +14,7 @@ from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, h
 from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
 from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
-from companion.sensing.placing import TRAIL_MAX, PlacementReader
+from companion.sensing.placing import TRAIL_MAX, PawnLocator, PlacementReader
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.trace import TraceHeader
@@ -51,6 +51,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.layout = header.layout
         self.lever_mm = header.layout.radius_mm * 1.07
         self.positional = positional
+        self.locator = PawnLocator(header.cells, header.layout.radius_mm)
         self.trigger_m = 120.0
         self.press_min_g = max(PRESS_MIN_G, PRESS_MIN_PAWNS * max(self.masses.values()))
         dt = 1000.0 / header.rate_hz
