@@ -128,10 +128,15 @@ class PlacementReader:
         """Where the pawn stands (``PawnLocator.locate``: the level and the finger's press)."""
         if not self.positional:
             return d_x / d_f, d_y / d_f
-        size = self._match_size(d_f) or self._near_size(d_f)
+        # a step that fits no size (two pawns, an odd pawn, a finger still resting) is weighed
+        # with the nearest size's mass only as far as it missed it (see ``PawnLocator.level``)
+        size = self._match_size(d_f)
+        near = size is None
+        if near:
+            size = self._near_size(d_f)
         trail = self.trail[:max(0, len(self.trail) - n)]
         return self.locator.locate(trail, d_f, d_x, d_y, n, pipe.sigma_f(), pipe.sigma_m(),
-                                   None if size is None else self.masses[size])
+                                   None if size is None else self.masses[size], near)
 
     def press_fit(self, pipe: Pipeline, n: int, d_f: float) -> tuple[float, float, float, float] | None:
         """The finger's press of this segment up to its last ``n`` readings (``PawnLocator.press_fit``)."""
@@ -276,12 +281,14 @@ class PawnLocator:
         self.lever_mm = sum(math.hypot(c.x_mm, c.y_mm) for c in cells) / len(cells)  # cells' mean radius
 
     def locate(self, trail: list[tuple[float, float, float]], d_f: float, d_x: float, d_y: float, n: int,
-               sigma_f: float, sigma_m: float, nominal: float | None) -> tuple[float, float]:
+               sigma_f: float, sigma_m: float, nominal: float | None,
+               near: bool = False) -> tuple[float, float]:
         """The level's estimate combined with the press's when the press is one load at one
         point, each weighed by its uncertainty, and by how likely the press was the pawn's alone.
         ``trail``: (F, Mx, My) above the base of the readings before the ``n`` of the new level;
-        ``nominal``: the mass of the size the step fits (None: fits none)."""
-        lx, ly, var_l = self.level(d_f, d_x, d_y, n, sigma_f, sigma_m, nominal)
+        ``nominal``: the mass of the size the step fits (None: none near; ``near``: the nearest
+        size, which the step does not fit)."""
+        lx, ly, var_l = self.level(d_f, d_x, d_y, n, sigma_f, sigma_m, nominal, near)
         press = self.press(trail, d_f, sigma_f, sigma_m)
         if press is None:
             return lx, ly
@@ -301,7 +308,7 @@ class PawnLocator:
         return w * bx + (1.0 - w) * lx, w * by + (1.0 - w) * ly
 
     def level(self, d_f: float, d_x: float, d_y: float, n: int, sigma_f: float, sigma_m: float,
-              nominal: float | None) -> tuple[float, float, float]:
+              nominal: float | None, near: bool = False) -> tuple[float, float, float]:
         """The pawn's place from the still levels before and after: the moment gained over the
         pawn's mass, the mass being the step weighed with what a pawn of that size weighs (pawns
         of a set differ by a few per cent; two short noisy levels, and the cells' slow wander,
@@ -313,6 +320,8 @@ class PawnLocator:
         mass = d_f
         if nominal is not None:
             var_n = (PAWN_SPREAD * nominal) ** 2
+            if near:  # a step off every size: the nominal mass is only as good as the miss
+                var_n += (d_f - nominal) ** 2
             mass = (d_f * var_n + nominal * var_f) / (var_n + var_f)
             var_f = var_f * var_n / (var_n + var_f)
         lx, ly = d_x / mass, d_y / mass
