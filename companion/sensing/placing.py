@@ -19,10 +19,13 @@ if TYPE_CHECKING:
     from companion.sensing.settings import SensingSettings
 
 PRESS_BIAS_MM = 3.0  # a finger presses within a few mm of the pawn's centre
-PRESS_SPLIT_MM = 5.0  # the two halves of a press by one finger agree this well at least ...
-PRESS_AGREE_SIGMAS = 3.0  # ... or within this many sigmas (and the press with the level)
-LEVEL_BIAS_MM = 10.0  # ... plus this much: a level may be off beyond its noise (a disc resting tilted)
+PRESS_ALONE = 0.7  # a finger presses the pawn alone this often (else other fingers rest on the disc too)
+PRESS_MIXED_FRAC = 0.5  # ... which pull the press's centre of pressure up to this share of the radius off
 CELL_WANDER_G = 0.1  # an HX711 and its cell wander this much over seconds (1/f noise, temperature)
+PAWN_SPREAD = 0.03  # pawns of one size differ by this share of their mass
+TIMING_SHARE = 0.5  # cells converting apart: a reading errs by up to this share of the change over it
+FINGER_ROLL_MM = 1.0  # a pressing fingertip rolls and trembles about its point by this much
+PRESS_CHI2_MAX = 4.0  # readings of one load at one point scatter about it within their noise
 TRAIL_MAX = 1200  # readings of a segment kept for the press estimate (15 s at 80 Hz)
 RELEASE_DROP_G = 2.0  # a finger lets go of a pawn: the force comes down by at least this much ...
 RELEASE_LOOK_MS = 150.0  # ... within this long of the first reading off the level (a quick release)
@@ -55,6 +58,7 @@ class PlacementReader:
     cand_kind: str | None
     press_at_tip: bool
     unsure_falls: bool
+    locator: PawnLocator
 
     def _drifted(self, t: int) -> tuple[float, float, float]:
         raise NotImplementedError
@@ -121,77 +125,23 @@ class PlacementReader:
         return False
 
     def _position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float, n: int) -> tuple[float, float]:
-        """Where the pawn stands: the level's moment over its mass, combined with the finger's
-        press when the press is one load at one point (see ``_press_estimate``), each weighed
-        by its uncertainty."""
-        lx, ly = d_x / d_f, d_y / d_f
+        """Where the pawn stands (``PawnLocator.locate``: the level and the finger's press)."""
         if not self.positional:
-            return lx, ly
-        # the level: white noise of two averaged levels and the cells' slow wander between them
-        var_m = pipe.sigma_m() ** 2 * (1.0 / n + 1.0 / 40.0) + self._wander_gmm(pipe) ** 2
-        var_l = var_m / d_f ** 2
-        press = self._press_estimate(pipe, n, d_f)
-        if press is None:
-            return lx, ly
-        px, py, var_p = press
-        # a press that disagrees with the level beyond both uncertainties was not the pawn's alone
-        if math.hypot(px - lx, py - ly) > PRESS_AGREE_SIGMAS * math.sqrt(var_l + var_p) + LEVEL_BIAS_MM:
-            return lx, ly
-        wl, wp = 1.0 / var_l, 1.0 / var_p
-        return (wl * lx + wp * px) / (wl + wp), (wl * ly + wp * py) / (wl + wp)
-
-    def _wander_gmm(self, pipe: Pipeline) -> float:
-        """Slow wander (g*mm per axis) of the moment between two still levels a second or two
-        apart: each cell's reading drifts by about ``CELL_WANDER_G`` over seconds."""
-        cells = pipe.header.cells
-        return CELL_WANDER_G * math.sqrt(sum(c.x_mm ** 2 + c.y_mm ** 2 for c in cells) / 2.0)
-
-    def _cells_lever_mm(self, pipe: Pipeline) -> float:
-        """The cells' mean distance from the centre."""
-        cells = pipe.header.cells
-        return sum(math.hypot(c.x_mm, c.y_mm) for c in cells) / len(cells)
-
-    def _press_estimate(self, pipe: Pipeline, n: int, d_f: float) -> tuple[float, float, float] | None:
-        """Where the finger pressed the pawn down, from every reading of the segment from the
-        load's arrival to the still level: the sum of the moments over the sum of the forces. A
-        sum is blind to when each cell converts (a cell read late or averaging over its
-        conversion shifts a reading, not the sum), so a fast press costs nothing. It is
-        the pawn's place only when the press was one load at one point: other fingers steadying
-        the disc, or the disc rocking under the press, move the centre of pressure during the
-        press, so the two halves of the press (by force) must agree within their noise.
-        Returns (x, y, variance per axis) or None."""
+            return d_x / d_f, d_y / d_f
+        # a step that fits no size (two pawns, an odd pawn, a finger still resting) is weighed
+        # with the nearest size's mass only as far as it missed it (see ``PawnLocator.level``)
+        size = self._match_size(d_f)
+        near = size is None
+        if near:
+            size = self._near_size(d_f)
         trail = self.trail[:max(0, len(self.trail) - n)]
-        first = next((i for i, p in enumerate(trail) if p[0] > 0.5 * d_f), None)
-        if first is None:
-            return None
-        pts = trail[first:]  # from the load's arrival to the level: the release whole
-        tot = sum(p[0] for p in pts)
-        if tot < d_f * len(pts) * 0.5:
-            return None  # the load came and went (a lift, a knock): no press of this pawn
-        wander = self._wander_gmm(pipe)
-        sig_m = pipe.sigma_m()
-        if len(pts) >= 4:
-            acc, cut = 0.0, len(pts)
-            while acc < 0.5 * tot and cut > 1:  # the later half by force, from the end
-                cut -= 1
-                acc += pts[cut][0]
-            est = []
-            for h in (pts[:cut], pts[cut:]):
-                w = sum(p[0] for p in h)
-                if w <= 0.0:
-                    return None
-                noise = sig_m * math.sqrt(len(h)) + wander * len(h)  # white per reading, wander shared
-                est.append((sum(p[1] for p in h) / w, sum(p[2] for p in h) / w, (noise / w) ** 2))
-            (ax, ay, va), (bx, by, vb) = est
-            # a half ends (or begins) on the press, not at rest: cells converting up to a period
-            # apart shift its sum by up to the cells' lever over the half's readings
-            skew = self._cells_lever_mm(pipe) / min(cut, len(pts) - cut)
-            limit = max(PRESS_SPLIT_MM, PRESS_AGREE_SIGMAS * math.sqrt(va + vb)) + skew
-            if math.hypot(ax - bx, ay - by) > limit:
-                return None
-        noise = sig_m * math.sqrt(len(pts)) + wander * len(pts)
-        var = (noise / tot) ** 2 + PRESS_BIAS_MM ** 2
-        return sum(p[1] for p in pts) / tot, sum(p[2] for p in pts) / tot, var
+        return self.locator.locate(trail, d_f, d_x, d_y, n, pipe.sigma_f(), pipe.sigma_m(),
+                                   None if size is None else self.masses[size], near)
+
+    def press_fit(self, pipe: Pipeline, n: int, d_f: float) -> tuple[float, float, float, float] | None:
+        """The finger's press of this segment up to its last ``n`` readings (``PawnLocator.press_fit``)."""
+        trail = self.trail[:max(0, len(self.trail) - n)]
+        return self.locator.press_fit(trail, d_f, pipe.sigma_f(), pipe.sigma_m())
 
     def _placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
         """The ``placed`` event, also recorded in the pipeline's pawn list."""
@@ -271,13 +221,16 @@ class PlacementReader:
 
     def _tipping_pawn_at(self, pipe: Pipeline, t: int, f: float,
                          level: tuple[float, float, float] | None) -> tuple[float, float]:
-        """Where the pawn that tipped the disc stands: the finger's press when it was one load at
-        one point. A press shared with other fingers steadying the disc says little; then the
-        quiet level, if it puts the pawn on the disc (a disc lying tilted puts it far beyond)."""
+        """Where the pawn that tipped the disc stands: the finger's press (its readings until the
+        tip), if on the disc; else the quiet level, if it puts the pawn on the disc (a disc lying
+        tilted puts it far beyond); else the strongest press episode."""
         if not self.positional:
             return self.pre_at
-        press = self._press_estimate(pipe, 0, f)
-        if press is not None:
+        # the readings up to the tip: the disc starting to go over scatters them about the press
+        # (its own mass moves), so no test of one load at one point; it still moves the sum
+        # less than the quiet tilted level or the strongest press episode misplace the pawn
+        press = self.press_fit(pipe, 0, f)
+        if press is not None and math.hypot(press[0], press[1]) <= self.layout.radius_mm:
             return press[0], press[1]
         if level is not None and f > 0.0:
             b = self._drifted(t)
@@ -312,3 +265,122 @@ class PlacementReader:
             return None
         k = 1.0 / len(fs)
         return self._resolve_pre(pipe, t, (sum(fs) * k, sum(w[1]) * k, sum(w[2]) * k))
+
+
+class PawnLocator:
+    """Where a pawn set down stands, from the still levels before and after it and from the
+    finger's press (the readings between them). Pure, with explicit inputs: the geometry comes
+    from the trace header, the noise from the caller (the pipeline's learned sigmas)."""
+
+    def __init__(self, cells: tuple, radius_mm: float) -> None:
+        self.n_cells = len(cells)
+        self.radius_mm = radius_mm
+        # slow wander (g*mm per axis) of the moment between two still levels a second or two
+        # apart: each cell's reading drifts by about ``CELL_WANDER_G`` over seconds
+        self.wander_gmm = CELL_WANDER_G * math.sqrt(sum(c.x_mm ** 2 + c.y_mm ** 2 for c in cells) / 2.0)
+        self.lever_mm = sum(math.hypot(c.x_mm, c.y_mm) for c in cells) / len(cells)  # cells' mean radius
+
+    def locate(self, trail: list[tuple[float, float, float]], d_f: float, d_x: float, d_y: float, n: int,
+               sigma_f: float, sigma_m: float, nominal: float | None,
+               near: bool = False) -> tuple[float, float]:
+        """The level's estimate combined with the press's when the press is one load at one
+        point, each weighed by its uncertainty, and by how likely the press was the pawn's alone.
+        ``trail``: (F, Mx, My) above the base of the readings before the ``n`` of the new level;
+        ``nominal``: the mass of the size the step fits (None: none near; ``near``: the nearest
+        size, which the step does not fit)."""
+        lx, ly, var_l = self.level(d_f, d_x, d_y, n, sigma_f, sigma_m, nominal, near)
+        press = self.press(trail, d_f, sigma_f, sigma_m)
+        if press is None:
+            return lx, ly
+        px, py, var_p = press
+        wl, wp = 1.0 / var_l, 1.0 / var_p
+        bx, by = (wl * lx + wp * px) / (wl + wp), (wl * ly + wp * py) / (wl + wp)
+        # Is the press the pawn's alone? Other fingers resting on the disc as it was pressed move
+        # its centre of pressure towards them for the whole press, steadily (no scatter to
+        # see), anywhere within about half the radius of the pawn. Weigh the two explanations
+        # of how far press and level lie apart: both of the pawn (their difference is their
+        # noise) or a mixed press (the difference is the other fingers' pull)
+        var = var_l + var_p
+        d2 = (px - lx) ** 2 + (py - ly) ** 2
+        alone = PRESS_ALONE * math.exp(-0.5 * d2 / var) / (2.0 * math.pi * var)
+        mixed = (1.0 - PRESS_ALONE) / (math.pi * (PRESS_MIXED_FRAC * self.radius_mm) ** 2)
+        w = alone / (alone + mixed)
+        return w * bx + (1.0 - w) * lx, w * by + (1.0 - w) * ly
+
+    def level(self, d_f: float, d_x: float, d_y: float, n: int, sigma_f: float, sigma_m: float,
+              nominal: float | None, near: bool = False) -> tuple[float, float, float]:
+        """The pawn's place from the still levels before and after: the moment gained over the
+        pawn's mass, the mass being the step weighed with what a pawn of that size weighs (pawns
+        of a set differ by a few per cent; two short noisy levels, and the cells' slow wander,
+        by far more for a small pawn at 10 Hz: the noise of the step's force would scale the
+        position with it). Returns (x, y, variance per axis)."""
+        wander = self.wander_gmm
+        var_m = sigma_m ** 2 * (1.0 / n + 1.0 / 40.0) + wander ** 2
+        var_f = sigma_f ** 2 * (1.0 / n + 1.0 / 40.0) + CELL_WANDER_G ** 2 * self.n_cells
+        mass = d_f
+        if nominal is not None:
+            var_n = (PAWN_SPREAD * nominal) ** 2
+            if near:  # a step off every size: the nominal mass is only as good as the miss
+                var_n += (d_f - nominal) ** 2
+            mass = (d_f * var_n + nominal * var_f) / (var_n + var_f)
+            var_f = var_f * var_n / (var_n + var_f)
+        lx, ly = d_x / mass, d_y / mass
+        return lx, ly, (var_m + var_f * (lx * lx + ly * ly) / 2.0) / mass ** 2
+
+    def press_fit(self, trail: list[tuple[float, float, float]], d_f: float, sigma_f: float,
+                  sigma_m: float) -> tuple[float, float, float, float] | None:
+        """The finger's press as one load at one point: every reading of ``trail`` from the old
+        level (from just before the load stands out of the noise) to the still level, the
+        sum of the moments over the sum of the forces. A sum is blind to when each cell
+        converts (a cell read late or averaging over its conversion shifts a reading, not the
+        sum), so a fast press costs nothing. Returns (x, y, variance per axis, chi-square per
+        degree of freedom of the readings about that point) or None.
+
+        The chi-square tests the premise. Each reading's moment about the point is noise (the
+        cells' white noise and slow wander, a fingertip rolling by a millimetre) plus, while
+        the load changes fast, the cells' own timing (cells up to a period apart: up to the
+        change over a reading at the cells' lever). Other fingers steadying the disc on its far
+        side (they rest on it before the pawn touches down), or the disc rocking under the
+        press, put readings far off the point."""
+        # from the reading before the first that stands out of the noise (it may hold part of
+        # the load on a cell converting early); readings of the old level add only their noise
+        lo = 3.0 * sigma_f
+        first = next((i for i, p in enumerate(trail) if abs(p[0]) > lo), None)
+        if first is None:
+            return None
+        trail = trail[max(0, first - 1):]
+        tot = sum(p[0] for p in trail)
+        if tot <= 0.0:
+            return None
+        k = len(trail)
+        loaded = sum(1 for p in trail if p[0] > 0.5 * d_f)
+        if loaded == 0 or tot < 0.5 * d_f * loaded:
+            return None  # the load came and went (a lift, a knock): no press of this pawn
+        px = sum(p[1] for p in trail) / tot
+        py = sum(p[2] for p in trail) / tot
+        wander = self.wander_gmm
+        lever = self.lever_mm
+        base_var = sigma_m ** 2 + (px * px + py * py) * sigma_f ** 2 / 2.0 + wander ** 2
+        chi = 0.0
+        prev = 0.0
+        for f, mx, my in trail:
+            # a row's cells converted within the last period or two: the change since the last row
+            var = base_var + (TIMING_SHARE * (f - prev) * lever) ** 2 + (FINGER_ROLL_MM * f) ** 2
+            prev = f
+            chi += ((mx - f * px) ** 2 + (my - f * py) ** 2) / (2.0 * var)
+        dof = max(1, k - 1)
+        noise = sigma_m * math.sqrt(k) + wander * k  # white per reading, wander shared
+        # the pawn's own weight stays at the end: each cell's sum holds up to a reading of it
+        # more or less than another's (their timing), at the cells' lever
+        step = d_f * lever * TIMING_SHARE
+        var = ((noise ** 2 + step ** 2) / tot ** 2) + PRESS_BIAS_MM ** 2
+        return px, py, var, chi / dof
+
+    def press(self, trail: list[tuple[float, float, float]], d_f: float, sigma_f: float,
+              sigma_m: float) -> tuple[float, float, float] | None:
+        """Where the finger pressed the pawn down (``press_fit``), when the readings are those of
+        one load at one point. Returns (x, y, variance per axis) or None."""
+        fit = self.press_fit(trail, d_f, sigma_f, sigma_m)
+        if fit is None or fit[3] > PRESS_CHI2_MAX:
+            return None
+        return fit[0], fit[1], fit[2]

@@ -14,7 +14,7 @@ from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, h
 from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
 from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
-from companion.sensing.placing import TRAIL_MAX, PlacementReader
+from companion.sensing.placing import TRAIL_MAX, PawnLocator, PlacementReader
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.trace import TraceHeader
@@ -38,6 +38,7 @@ PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pa
 # on the pawn as steadily as a pawn stands) is the pawn only once it has lasted longer than such a
 # touch does -- as long as "never deaf" allows (every level explained within a second)
 RELEASE_UNSEEN_MS = 1000.0
+PRE_TRIGGER_MS = 150.0  # a press is summed from this long before its trigger (the old level)
 BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much later tells why
 
 
@@ -50,6 +51,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.layout = header.layout
         self.lever_mm = header.layout.radius_mm * 1.07
         self.positional = positional
+        self.locator = PawnLocator(header.cells, header.layout.radius_mm)
         self.trigger_m = 120.0
         self.press_min_g = max(PRESS_MIN_G, PRESS_MIN_PAWNS * max(self.masses.values()))
         dt = 1000.0 / header.rate_hz
@@ -57,6 +59,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.level_n = max(settings.level_min_samples, round(settings.level_ms / dt))
         self.tip_settle_n = max(settings.still_min_samples, round(settings.tip_settle_ms / dt))
         self.pre_n = max(3, round(150.0 / dt))
+        self.pre_trigger_n = max(2, round(PRE_TRIGGER_MS / dt))
         self.fall_n = max(3, round(250.0 / dt))
         self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
         self.placed_t = -10**9  # when the last ``placed`` was reported
@@ -71,6 +74,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.presses = 0  # finger-like press episodes in this segment (apart in time)
         self.press_end_n = 0  # samples since the segment began when the last one ended
         self.n_seen = 0
+        self.n_checked = 0  # samples of this segment judged so far (the trigger's is the first)
         self.first_dev: int | None = None
         self.last_dev: int | None = None
         self.run_sign = 0
@@ -119,6 +123,13 @@ class SegmentJudge(FallReader, PlacementReader):
         """A segment starts at ``t`` from the pipeline's baseline."""
         self._reset(t, pipe.baseline())
         self.slope = pipe.slope
+        # the press is summed from the old level on: the readings just before the trigger may
+        # hold part of the load already (a cell converting early, a slow arrival under the trigger)
+        w = pipe.window(self.pre_trigger_n + 1)
+        if w is not None:
+            b = self.base
+            self.trail = [(f - b[0], x - b[1], y - b[2]) for f, x, y in zip(w[0][:-1], w[1][:-1], w[2][:-1],
+                                                                              strict=True)]
 
     def _drifted(self, t: int) -> tuple[float, float, float]:
         """The segment's base level carried forward to ``t`` along the drift."""
@@ -243,9 +254,15 @@ class SegmentJudge(FallReader, PlacementReader):
             early = self._check_falls(pipe, t)
             if early:
                 return early
+        self.n_checked += 1
         n = self.tip_settle_n if tipped else pipe.still_n
         if self.cand is not None:
             n = max(n, min(self.level_n, self.cand[1] + 1))
+        elif n > self.n_checked and not tipped:
+            # a level is read after the change began: a window reaching back before the trigger
+            # holds the old level, and the trigger's reading (a press starting, within the
+            # stillness tolerance of the old level at 10 Hz) would be averaged into a new base
+            return None
         fs = pipe.window_f(n)
         if fs is None:
             return None

@@ -387,3 +387,47 @@ def test_a_second_tip_soon_after_a_tip_episode_with_no_pawn_placed_is_a_tip(tabl
     tips = [e["t_ms"] for e in events if e["event"] == "tipped"]
     assert len(tips) == 2, kinds(events)
     assert 0 <= tips[1] - t2 * 1000 <= 300
+
+
+def test_a_touch_within_the_stillness_tolerance_at_a_segments_start_does_not_move_the_base(
+        table) -> None:
+    """At 10 Hz the first reading of a placement can lie just above the trigger and within the
+    stillness tolerance of the old level (here the placing hand's other fingers touching the far
+    side, about a gram, one reading before the pawn). A window of the old level plus that one reading
+    is 'still': taken as the new base it shifts the level the pawn is weighed against (by a
+    quarter of the touch, on the far side: the pawn read ~30 mm further out, beyond its ring)."""
+    tab = table(cells=4, rate_hz=10.0, noise_g=0.03)
+    five_pawns(tab)
+    x, y = polar(110, 45)
+    sx, sy = polar(110, 225)
+    end = tab.place(15.05, "small", x, y, press_g=4.0, press_s=0.3)
+    tab.loads.append(lambda s: (1.05, 1.05 * sx, 1.05 * sy) if 14.95 <= s < end else (0.0, 0.0, 0.0))
+    events = tab.run(20.0)
+    assert kinds(events) == ["placed"] * 6
+    last = events[-1]
+    assert last["size"] == "small"
+    assert math.hypot(last["x_mm"] - x, last["y_mm"] - y) < 12.0, last
+    assert (last["zone"], last["number"]) == tab.header.layout.locate(x, y)
+
+
+@pytest.mark.parametrize(("rate", "cells"), TABLES)
+def test_a_light_press_with_fingers_resting_on_the_far_side_is_read_from_the_level(table, rate: float,
+                                                                                   cells: int) -> None:
+    """A small pawn pressed down lightly (4 g) while the placing hand's other fingers rest on
+    the far side (0.9 g at 110 mm, from 0.1 s before the pawn until the release): the press's
+    centre of pressure lies ~25 mm inside the pawn for the whole press, as steadily as a single
+    finger's (at 10 Hz one reading shows the touch alone, within the timing's noise). Level and
+    press disagree by more than their noise, and a press mixed with other fingers explains that
+    better than noise: the pawn stands where the level puts it."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.03)
+    five_pawns(tab)
+    x, y = polar(110, 45)
+    sx, sy = polar(110, 225)
+    end = tab.place(15.05, "small", x, y, press_g=4.0, press_s=0.3)
+    tab.loads.append(lambda s: (0.93, 0.93 * sx, 0.93 * sy) if 14.95 <= s < end else (0.0, 0.0, 0.0))
+    events = tab.run(20.0)
+    assert kinds(events) == ["placed"] * 6
+    last = events[-1]
+    assert last["size"] == "small"
+    assert (last["zone"], last["number"]) == tab.header.layout.locate(x, y)
+    assert math.hypot(last["x_mm"] - x, last["y_mm"] - y) < 10.0, last

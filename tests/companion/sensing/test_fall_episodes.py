@@ -89,12 +89,7 @@ def test_light_finger_resting_on_a_pawn_just_placed_lets_go_without_a_fall(table
     assert fallen(events) == {"small": 1, "medium": 0, "large": 1}
 
 
-@pytest.mark.parametrize(("rate", "cells"), [
-    (80.0, 3),
-    pytest.param(80.0, 4, marks=pytest.mark.xfail(
-        reason="the pawn set down and gone within 0.25 s is read as a hand before the tip is seen "
-               "(hand/tip reading, not the falls)", strict=True)),
-])
+@pytest.mark.parametrize(("rate", "cells"), [(80.0, 3), (80.0, 4)])
 def test_falls_of_a_tip_seen_after_the_pawn_set_down_fell_are_exact_or_not_confident(
         table, rate: float, cells: int) -> None:
     """A large pawn set down at the rim with a light touch tips the disc by creeping (no strike)
