@@ -389,6 +389,18 @@ def test_a_second_tip_soon_after_a_tip_episode_with_no_pawn_placed_is_a_tip(tabl
     assert 0 <= tips[1] - t2 * 1000 <= 300
 
 
+def _small_pawn_with_a_far_side_touch(tab, touch_g: float) -> tuple[list[dict], float, float]:
+    """Five pawns, then a small pawn pressed lightly (4 g for 0.3 s) at 110 mm while the placing
+    hand's other fingers touch the far side with ``touch_g`` from 0.1 s before the pawn until the
+    release; returns the events and where the pawn stands."""
+    five_pawns(tab)
+    x, y = polar(110, 45)
+    sx, sy = polar(110, 225)
+    end = tab.place(15.05, "small", x, y, press_g=4.0, press_s=0.3)
+    tab.loads.append(lambda s: (touch_g, touch_g * sx, touch_g * sy) if 14.95 <= s < end else (0.0, 0.0, 0.0))
+    return tab.run(20.0), x, y
+
+
 def test_a_touch_within_the_stillness_tolerance_at_a_segments_start_does_not_move_the_base(
         table) -> None:
     """At 10 Hz the first reading of a placement can lie just above the trigger and within the
@@ -397,12 +409,7 @@ def test_a_touch_within_the_stillness_tolerance_at_a_segments_start_does_not_mov
     is 'still': taken as the new base it shifts the level the pawn is weighed against (by a
     quarter of the touch, on the far side: the pawn read ~30 mm further out, beyond its ring)."""
     tab = table(cells=4, rate_hz=10.0, noise_g=0.03)
-    five_pawns(tab)
-    x, y = polar(110, 45)
-    sx, sy = polar(110, 225)
-    end = tab.place(15.05, "small", x, y, press_g=4.0, press_s=0.3)
-    tab.loads.append(lambda s: (1.05, 1.05 * sx, 1.05 * sy) if 14.95 <= s < end else (0.0, 0.0, 0.0))
-    events = tab.run(20.0)
+    events, x, y = _small_pawn_with_a_far_side_touch(tab, 1.05)
     assert kinds(events) == ["placed"] * 6
     last = events[-1]
     assert last["size"] == "small"
@@ -420,12 +427,7 @@ def test_a_light_press_with_fingers_resting_on_the_far_side_is_read_from_the_lev
     press disagree by more than their noise, and a press mixed with other fingers explains that
     better than noise: the pawn stands where the level puts it."""
     tab = table(cells=cells, rate_hz=rate, noise_g=0.03)
-    five_pawns(tab)
-    x, y = polar(110, 45)
-    sx, sy = polar(110, 225)
-    end = tab.place(15.05, "small", x, y, press_g=4.0, press_s=0.3)
-    tab.loads.append(lambda s: (0.93, 0.93 * sx, 0.93 * sy) if 14.95 <= s < end else (0.0, 0.0, 0.0))
-    events = tab.run(20.0)
+    events, x, y = _small_pawn_with_a_far_side_touch(tab, 0.93)
     assert kinds(events) == ["placed"] * 6
     last = events[-1]
     assert last["size"] == "small"

@@ -1,4 +1,4 @@
-"""Unit tests of the composed tip tests (``companion.sensing.tips``): ``ResidualTest`` and
+"""Unit tests of the composed tip tests (``companion.sensing.tips``, ``residual``): ``ResidualTest`` and
 ``TipTests`` fed directly with samples, a ``Signals`` view and a ``PressView``, no ``Pipeline``."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ import math
 import random
 
 from companion.sensing.layout import DiscLayout
+from companion.sensing.residual import ResidualTest
 from companion.sensing.settings import SensingSettings
-from companion.sensing.tips import PressView, ResidualTest, Signals, TipTests
+from companion.sensing.tips import PressView, Signals, TipTests
 from companion.sensing.trace import CellSpec, TraceHeader
 
 from .conftest import MASSES
