@@ -39,6 +39,7 @@ def _targets(place: float, size: float, zone: float, tip: float, p50: float, p95
             "size_accuracy": (">=", size), "zone_number_accuracy": (">=", zone), "tip_recall": (">=", tip),
             "tip_latency_p50_ms": ("<=", p50), "tip_latency_p95_ms": ("<=", p95),
             "fall_counts_exact": (">=", exact), "fall_wrong_confident": ("<=", wrong),
+            "fall_confident_precision": (">=", 0.97),
             "hand_recall": (">=", hand), "fault_recall_5s": (">=", 0.95),
             "false_events_per_hour_play": ("<=", false_play), "false_events_per_hour": ("<=", 0),
             "slowest_trace_realtime_factor": (">=", 1000), "feed_p999_ms": ("<=", 1.0)}
@@ -50,7 +51,7 @@ FAMILY_TARGETS: dict[int, dict[str, tuple[str, float]]] = {
 }
 FAMILY_FIGURES = ("placement_recall", "placement_precision", "size_accuracy", "zone_number_accuracy",
                   "tip_recall", "tip_latency_p50_ms", "tip_latency_p95_ms", "fall_counts_exact",
-                  "fall_wrong_confident",
+                  "fall_wrong_confident", "fall_confident_precision",
                   "hand_recall", "fault_recall_5s", "false_events_per_hour_play", "false_events_per_hour",
                   "slowest_trace_realtime_factor", "feed_p999_ms", "feed_max_ms")
 

@@ -36,6 +36,7 @@ SHORT = {
     "tip_latency_p95_ms": "tip latency p95 ms",
     "fall_counts_exact": "falls exactly right",
     "fall_wrong_confident": "falls wrong, not unsure",
+    "fall_confident_precision": "confident falls exactly right",
     "hand_recall": "hand recall",
     "fault_recall_5s": "fault recall 5 s",
     "false_events_per_hour_play": "false events/h, play",

@@ -14,6 +14,9 @@ Matching windows (times in ms, truth time -> accepted detection times):
   before the next episode) are summed by size and compared with the truth sums. Only episodes
   with at least one truth fall are scored. "Wrong but confident": the sums differ and no detected
   ``fell`` in the window carries ``"confident": false`` (a missed fall counts as confident).
+  Calibration of ``confident`` (``fall_confident_precision``): of the confident reports, the share
+  exactly right; a confident report is an episode with detected falls none of which says
+  ``"confident": false``, or a ``fell`` outside every episode not marked unsure (always wrong).
 - ``hand``: truth start ``s``, duration ``d``; a detected ``hand`` in ``[s, s+d+3000]``.
 - ``removed``: truth ``t``; a detected ``removed`` in ``[t-250, t+2500]``.
 - ``fault``: truth onset ``t`` on cell ``c``; a detected ``fault`` for cell ``c`` in ``[t, t+5000]``.
@@ -91,6 +94,8 @@ class Tally:
     fall_exact: int = 0
     fall_wrong_confident: int = 0
     fall_flagged: int = 0
+    fall_confident: int = 0  # confident reports: episodes whose detected falls are all confident, plus
+    fall_confident_exact: int = 0  # ... confident ``fell`` events outside every episode (all wrong)
     hands_true: int = 0
     hands_matched: int = 0
     hands_det: int = 0
@@ -160,6 +165,7 @@ class Tally:
             "tip_before_first_landing": ratio(self.tips_before_landing, self.tips_with_landing),
             "fall_counts_exact": ratio(self.fall_exact, self.fall_episodes),
             "fall_wrong_confident": ratio(self.fall_wrong_confident, self.fall_episodes),
+            "fall_confident_precision": ratio(self.fall_confident_exact, self.fall_confident),
             "hand_recall": ratio(self.hands_matched, self.hands_true),
             "hand_precision": ratio(self.hands_matched, self.hands_det),
             "removed_recall": ratio(self.removed_matched, self.removed_true),
@@ -318,8 +324,13 @@ def score_trace(truth: list[dict], events: list[dict]) -> Tally:
             tally.fall_exact += 1
         elif not flagged:
             tally.fall_wrong_confident += 1
+        if window and not flagged:
+            tally.fall_confident += 1
+            tally.fall_confident_exact += got == counts
     if in_play:
-        _false(tally, "fell", sum(1 for e in det_falls if id(e) not in explained))
+        stray = [e for e in det_falls if id(e) not in explained]
+        _false(tally, "fell", len(stray))
+        tally.fall_confident += sum(1 for e in stray if e.get("confident") is not False)
     # hands
     th, dh = _of(truth, "hand"), _of(events, "hand")
     tally.hands_true, tally.hands_det = len(th), len(dh)

@@ -74,6 +74,21 @@ def test_fall_episodes_exact_wrong_and_flagged() -> None:
     assert t.fall_wrong_confident == 2
 
 
+def test_confident_falls_calibration_counts_confident_reports_only() -> None:
+    truth = [GAME,
+             {"event": "tipped", "t_ms": 1000}, fell(1400, small=1),
+             {"event": "tipped", "t_ms": 20_000}, fell(20_500, medium=1),
+             {"event": "tipped", "t_ms": 40_000}, fell(40_500, small=1)]
+    events = [fell(1500, small=1),  # confident and exact
+              fell(20_600, large=1),  # confident and wrong
+              dict(fell(40_600, medium=1), confident=False),  # unsure: not a confident report
+              fell(70_000, small=1),  # confident, outside every episode: wrong
+              dict(fell(90_000, small=1), confident=False)]  # unsure, outside: not counted
+    t = score_trace(truth, events)
+    assert (t.fall_confident, t.fall_confident_exact) == (3, 1)
+    assert t.figures()["fall_confident_precision"] == 1 / 3
+
+
 def test_hands_removed_and_faults() -> None:
     truth = [GAME, {"event": "hand", "t_ms": 1000, "duration_ms": 2000},
              {"event": "hand", "t_ms": 10_000, "duration_ms": 500},
