@@ -39,6 +39,7 @@ PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pa
 # touch does -- as long as "never deaf" allows (every level explained within a second)
 RELEASE_UNSEEN_MS = 1000.0
 PRE_TRIGGER_MS = 150.0  # a press is summed from this long before its trigger (the old level)
+TIP_DECIDE_MS = 3000.0  # a tip episode still open this long after the tip (or its last loss) ends
 BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much later tells why
 
 
@@ -469,7 +470,13 @@ class SegmentJudge(FallReader, PlacementReader):
                     and self.lost_reported == 0.0 and off < SET_DOWN_FRACTION * self.off_tilted)
         if not level_now:
             self.off_tilted = max(self.off_tilted, off)
-        if not level_ok and not set_level and not set_down and held < self.s.tip_max_unlevel_ms:
+        # never deaf: a disc still but not level is taken as settled once it has lain so for
+        # ``tip_max_unlevel_ms``. Play going on (pawns set down, a vibrating floor) keeps breaking
+        # that stillness, so unless the disc was seen lying over (then a player's hand will right
+        # it, part of the tip), the wait is also bounded from the tip or the last loss it saw
+        waited = t - max(self.tip_t_ms, self.last_loss_t)
+        if not level_ok and not set_level and not set_down and held < self.s.tip_max_unlevel_ms \
+                and (lay_over or waited < TIP_DECIDE_MS):
             return None
         if new_loss > self.zero_tol_g(pipe):
             moment = (-d_x, -d_y) if level_ok and self.lost_reported == 0.0 else None

@@ -433,3 +433,31 @@ def test_a_light_press_with_fingers_resting_on_the_far_side_is_read_from_the_lev
     assert last["size"] == "small"
     assert (last["zone"], last["number"]) == tab.header.layout.locate(x, y)
     assert math.hypot(last["x_mm"] - x, last["y_mm"] - y) < 10.0, last
+
+
+
+def test_a_tip_episode_with_play_going_on_ends_and_the_pawns_set_down_are_heard() -> None:
+    """A tip read at a placement's wobble (the disc never lay over) on a living-room table:
+    players go on setting pawns down every 1.5 s, so the disc is never still for the 2 s that end
+    a tip episode of a disc still but not level. The episode stayed open for 30 s and every pawn
+    set down meanwhile was lost. Never deaf: the episode ends within a few seconds of the tip
+    (``TIP_DECIDE_MS``) and the pawns set down after it are reported. (A family trace: that
+    table's vibrating floor and quick players are what keep breaking the stillness.)"""
+    from companion.sensing.pipeline import Pipeline
+    from hardware.simfamily.generate import generate
+
+    header, samples, truth = generate(1120, family_name="living-room", cells=4, rate_hz=80,
+                                      noise_g=0.11666666666666667, kind="game", minutes=4.0)
+    pipe = Pipeline(header)
+    events: list[dict] = []
+    for s in samples:
+        events += pipe.feed(s)
+        if s.t_ms > 104_500:
+            break
+    for tip in (e["t_ms"] for e in events if e["event"] == "tipped"):
+        assert any(tip < e["t_ms"] <= tip + 3000 + 1500 for e in events if e["event"] == "settled"), events
+    laid = [e["t_ms"] for e in truth if e["event"] == "placed" and 100_000 < e["t_ms"] < 103_000]
+    assert len(laid) == 2
+    seen = [e["t_ms"] for e in events if e["event"] == "placed"]
+    for t in laid:
+        assert any(t - 250 <= d <= t + 2500 for d in seen), (t, events[-8:])
