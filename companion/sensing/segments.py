@@ -102,6 +102,8 @@ class SegmentJudge(FallReader, PlacementReader):
         self.exc_peak_t = t  # when it was reached
         self.tip_moment: tuple[float, float] | None = None  # tracked pawns' moment when it tipped
         self.hand_ref: float | None = None  # quiet level of the tilted disc (hands after a tip)
+        self.tip_floor: tuple[float, float, float] | None = None  # lightest still level since the tip
+        self.floor_peak = -math.inf  # largest force since that level
         self.last_loss_t = -1
         self.slope = (0.0, 0.0, 0.0)
         self.post_press: list[float] = []
@@ -141,6 +143,8 @@ class SegmentJudge(FallReader, PlacementReader):
     def observe(self, t: int, f: float, excess: float) -> None:
         """Record peaks and hand-like runs. After a tip the runs are measured from the latest
         quiet level of the tilted disc (pawns falling off are no hand)."""
+        if f > self.floor_peak:
+            self.floor_peak = f
         if self.tip_t is not None:
             if excess > self.exc_max:
                 self.exc_max = excess
@@ -445,6 +449,10 @@ class SegmentJudge(FallReader, PlacementReader):
     def _judge_tip(self, pipe: Pipeline, t: int, level: tuple[float, float, float]) -> list[dict] | None:
         """After a tip: report falls as the load goes still (the disc may still lie tilted), and
         ``settled`` once the disc has righted itself (or has lain still for a long time)."""
+        resumed = self._play_resumed(pipe, t, level)
+        real_level = level
+        if resumed is not None:
+            level = self.tip_floor  # type: ignore[assignment]  # the episode is judged without the new pawn
         base = self._drifted(t)
         d_f = level[0] - base[0]
         d_x, d_y = level[1] - base[1], level[2] - base[2]
@@ -476,7 +484,7 @@ class SegmentJudge(FallReader, PlacementReader):
         # it, part of the tip), the wait is also bounded from the tip or the last loss it saw
         waited = t - max(self.tip_t_ms, self.last_loss_t)
         if not level_ok and not set_level and not set_down and held < self.s.tip_max_unlevel_ms \
-                and (lay_over or waited < TIP_DECIDE_MS):
+                and (lay_over or waited < TIP_DECIDE_MS) and resumed is None:
             return None
         if new_loss > self.zero_tol_g(pipe):
             moment = (-d_x, -d_y) if level_ok and self.lost_reported == 0.0 else None
@@ -502,9 +510,42 @@ class SegmentJudge(FallReader, PlacementReader):
         events.append({"event": "settled", "t_ms": t})
         pipe.base_pawns.extend(self.on_base)  # still on the platform (weighed), not on the disc
         self.on_base = []
-        pipe.end_segment(level)
+        if resumed is not None:
+            size, x, y, mass = resumed
+            placed = self._placed_event(pipe, t, size, mass, x, y)
+            placed["confident"] = False
+            events.append(placed)
+        pipe.end_segment(real_level)
         pipe.tip_episode_over(t)
         return events
+
+    def _play_resumed(self, pipe: Pipeline, t: int, level: tuple[float, float, float]
+                      ) -> tuple[str, float, float, float] | None:
+        """After a tip's losses, a still level heavier than the lightest one since by a pawn,
+        after a finger's press: a pawn was set down, so the players have gone on (the disc
+        righted itself unseen, or the losses were read wrong). The episode ends, judged on the
+        lighter level, and the pawn is reported (size, x, y, mass; not confident: read from the
+        levels alone). Falls never add weight, and a pawn landing on the base plate is weighed
+        again before the disc is still."""
+        floor = self.tip_floor
+        if floor is None or level[0] < floor[0]:
+            self.tip_floor = level
+            self.floor_peak = level[0]
+            return None
+        if self.lost_reported <= 0.0 or self.pre_est is not None:
+            return None
+        if self.floor_peak - level[0] < self.press_min_g:
+            return None  # no finger pressed a pawn down (a hand lifting the low rim lets go without)
+        d_f = level[0] - floor[0]
+        size = self._match_size(d_f) if d_f > self.zero_tol_g(pipe) else None
+        if size is None:
+            return None
+        d_x, d_y = level[1] - floor[1], level[2] - floor[2]
+        if not self.positional:
+            return size, 0.0, 0.0, d_f
+        x, y, _ = self.locator.level(d_f, d_x, d_y, self.tip_settle_n, pipe.sigma_f(), pipe.sigma_m(),
+                                     self.masses[size])
+        return size, x, y, d_f
 
     def _gained_pawn(self, pipe: Pipeline, t: int, d_f: float, d_x: float, d_y: float, new_loss: float,
                      events: list[dict]) -> list[dict]:

@@ -441,7 +441,10 @@ def test_a_tip_episode_with_play_going_on_ends_and_the_pawns_set_down_are_heard(
     players go on setting pawns down every 1.5 s, so the disc is never still for the 2 s that end
     a tip episode of a disc still but not level. The episode stayed open for 30 s and every pawn
     set down meanwhile was lost. Never deaf: the episode ends within a few seconds of the tip
-    (``TIP_DECIDE_MS``) and the pawns set down after it are reported. (A family trace: that
+    (``TIP_DECIDE_MS``) and the pawns set down after it are reported. Later a real tip with
+    many pawns lost, the disc righting itself unseen (the falls were read wrong, so it never
+    looked level): the first pawn pressed down after it ends the episode and is reported
+    (``_play_resumed``), where the tip episode used to swallow 8 s of play. (A family trace: that
     table's vibrating floor and quick players are what keep breaking the stillness.)"""
     from companion.sensing.pipeline import Pipeline
     from hardware.simfamily.generate import generate
@@ -452,12 +455,14 @@ def test_a_tip_episode_with_play_going_on_ends_and_the_pawns_set_down_are_heard(
     events: list[dict] = []
     for s in samples:
         events += pipe.feed(s)
-        if s.t_ms > 104_500:
+        if s.t_ms > 136_000:
             break
-    for tip in (e["t_ms"] for e in events if e["event"] == "tipped"):
+    tips = [e["t_ms"] for e in events if e["event"] == "tipped" and e["t_ms"] < 100_000]
+    for tip in tips:
         assert any(tip < e["t_ms"] <= tip + 3000 + 1500 for e in events if e["event"] == "settled"), events
-    laid = [e["t_ms"] for e in truth if e["event"] == "placed" and 100_000 < e["t_ms"] < 103_000]
-    assert len(laid) == 2
+    laid = [e["t_ms"] for e in truth if e["event"] == "placed"
+            and (100_000 < e["t_ms"] < 103_000 or 133_000 < e["t_ms"] < 133_200)]
+    assert len(laid) == 3
     seen = [e["t_ms"] for e in events if e["event"] == "placed"]
     for t in laid:
         assert any(t - 250 <= d <= t + 2500 for d in seen), (t, events[-8:])
