@@ -443,6 +443,11 @@ class Pipeline:
         return list(islice(self._hF, m - n, m))
 
     @property
+    def sample_count(self) -> int:
+        """Samples taken since the last warm-up began (the latest one's number)."""
+        return self._n
+
+    @property
     def history_n(self) -> int:
         """Samples kept in the short history (``window`` reaches back this far)."""
         return len(self._hF)
