@@ -24,6 +24,7 @@ from companion.sensing.tips import PressView, Signals, TipTests
 from companion.sensing.trace import Sample, TraceHeader
 
 STILL, ACTIVE, TIPPED = "still", "active", "tipped"
+_NO_EXCURSION = (0.0, 0)  # the tip excursion the tip tests are told of while not tipped (unused)
 RESYNC_NOISE = 3.0  # a level learned after a cell was replaced is rejected if this much noisier
 
 
@@ -57,6 +58,7 @@ class Pipeline:
         self._judge = SegmentJudge(header, s, self._positional)
         self.tips = TipTests(header, s, self._positional)
         self._sig = Signals()  # what the tip tests read of this sample (written here, read there)
+        self._pv_memo: tuple | None = None  # the last ``PressView`` and what it was made of
         self.pawns: list[Pawn] = []
         # pawns reported fallen that lie on the base plate around the disc: still weighed, not on
         # the disc (not in its moment, not on the page); their pick-up later is no event
@@ -355,6 +357,7 @@ class Pipeline:
         self._state = ACTIVE
         self._seg = (list(self._hF), list(self._hX), list(self._hY), list(self._hT))
         self.tips.begin_segment()
+        self._signals_begin()
         self._judge.begin(self, self._t)
         self._segment_step(out)
 
@@ -363,38 +366,59 @@ class Pipeline:
         The tip tests read a view of the signals (``Signals``) and of the judge's presses
         (``PressView``); the judge records what they measured and judges the segment."""
         sig = self._sig
-        seg = self._seg
-        assert seg is not None
-        sig.f, sig.x, sig.y = seg[0], seg[1], seg[2]
-        sig.n = len(self._hF)
+        sig.n = len(self._hF)  # (the rest of ``sig`` is fixed within a segment: ``_signals_begin``)
         sig.t = t = self._t
         sig.count = self._n
         sig.fast = (self._fF, self._fX, self._fY)
-        sig.base = (self._bF, self._bX, self._bY)
-        sig.zero = (self._zX, self._zY)
-        sig.sigma_f = self._sig_f
-        sig.sigma_m = self._sig_m
         sig.glitch = self._cells.suspect
         j = self._judge
         tips = self.tips
-        tipped = self._state == TIPPED
-        excess, righted = tips.measure(sig, tipped, j.presses > 0,
-                                       (j.exc_max, max(j.tip_t_ms, j.exc_peak_t)))
+        tipped = self._state is TIPPED
+        excursion = (j.exc_max, max(j.tip_t_ms, j.exc_peak_t)) if tipped else _NO_EXCURSION
+        excess, righted = tips.measure(sig, tipped, j.presses > 0, excursion)
         if righted:
             j.righted = True
-        f = self._hF[-1]
+        seg = sig.f
+        f = seg[-1]
         j.observe(t, f, excess)
-        j.press_sample(f, self._hX[-1], self._hY[-1])  # (one cell: mass only, at 0, 0)
-        pv = PressView(j.base, (j.press_w, j.press_x, j.press_y), j.cur_ep is not None, j.presses > 0,
-                       sum(p.mass_g for p in self.pawns) + sum(p.mass_g for p in self.base_pawns))
-        if tips.decide(sig, tipped, pv):
+        j.press_sample(f, sig.x[-1], sig.y[-1])  # (one cell: mass only, at 0, 0)
+        if tips.decide(sig, tipped, self._press_view(j)):
             self._state = TIPPED
             out.extend(j.before_tip(self, t))
             out.append({"event": "tipped", "t_ms": t})
             j.tipped(t)
-        events = j.check(self, t, self._state == TIPPED)
+        events = j.check(self, t, self._state is TIPPED)
         if events is not None:
             out.extend(events)
+
+    def _signals_begin(self) -> None:
+        """A segment starts: the parts of ``Signals`` that stay fixed until it ends (the history
+        lists, the frozen baseline, the zero and the noise change only while still)."""
+        sig = self._sig
+        seg = self._seg
+        assert seg is not None
+        sig.f, sig.x, sig.y = seg[0], seg[1], seg[2]
+        sig.base = (self._bF, self._bX, self._bY)
+        sig.zero = (self._zX, self._zY)
+        sig.sigma_f = self._sig_f
+        sig.sigma_m = self._sig_m
+
+    def _press_view(self, j: SegmentJudge) -> PressView:
+        """What the tip tests read of the judge's presses (``PressView``). The last view is reused
+        while what it is made of is the same objects (frozen: building one costs 2 us, and it
+        changes only when a press or a pawn comes or goes); the pawns are compared as tuples
+        (equal frozen pawns have equal masses, so an equal list gives the same mass on the disc)."""
+        pawns, bp = tuple(self.pawns), tuple(self.base_pawns)
+        pressing = j.cur_ep is not None
+        placed = j.presses > 0
+        m = self._pv_memo
+        if m is not None and m[1] is j.base and m[2] is j.press_w and m[3] is j.press_x and \
+                m[4] is j.press_y and m[5] is pressing and m[6] is placed and m[7] == pawns and m[8] == bp:
+            return m[0]
+        pv = PressView(j.base, (j.press_w, j.press_x, j.press_y), pressing, placed,
+                       sum(p.mass_g for p in pawns) + sum(p.mass_g for p in bp))
+        self._pv_memo = (pv, j.base, j.press_w, j.press_x, j.press_y, pressing, placed, pawns, bp)
+        return pv
 
     def window(self, n: int) -> tuple[list[float], list[float], list[float], list[int]] | None:
         """The last ``n`` samples of force, moments and times (None if fewer are buffered)."""
@@ -417,6 +441,11 @@ class Pipeline:
         if seg is not None and n > 0:
             return seg[0][-n:]
         return list(islice(self._hF, m - n, m))
+
+    @property
+    def sample_count(self) -> int:
+        """Samples taken since the last warm-up began (the latest one's number)."""
+        return self._n
 
     @property
     def history_n(self) -> int:

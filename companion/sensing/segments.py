@@ -8,6 +8,9 @@ its peaks, the finger press, a tip, and the still level at the end, and decides 
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
+from itertools import accumulate
+from operator import sub
 from typing import TYPE_CHECKING
 
 from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold
@@ -41,6 +44,16 @@ RELEASE_UNSEEN_MS = 1000.0
 PRE_TRIGGER_MS = 150.0  # a press is summed from this long before its trigger (the old level)
 TIP_DECIDE_MS = 3000.0  # a tip episode still open this long after the tip (or its last loss) ends
 BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much later tells why
+
+Window = tuple[list[float], list[float], list[float], list[int]]  # force, moments, times (oldest first)
+
+
+def _apart(values: list[float], tol: float) -> int:
+    """How far back (0: the latest) the most recent reading lies that is more than ``tol`` apart
+    from a later one (``len(values)`` if none is): the ranges of ever longer tails of the window
+    only grow, so the first that exceeds ``tol`` is found by bisection."""
+    tail = values[::-1]
+    return bisect_right(list(map(sub, accumulate(tail, max), accumulate(tail, min))), tol)
 
 
 class SegmentJudge(FallReader, PlacementReader):
@@ -112,6 +125,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.stairs = Staircase(0.45 * self.masses["small"], self.dt)
         self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
         self.dec_memo: dict = {}  # readings of losses already decomposed in this segment (fallwatch)
+        self.unstill: tuple[int, float, float] | None = None  # see ``_still_window``
 
     def _still_tol_f(self, pipe: Pipeline) -> float:
         """Range of the total force within which a window counts as still."""
@@ -268,15 +282,11 @@ class SegmentJudge(FallReader, PlacementReader):
             # holds the old level, and the trigger's reading (a press starting, within the
             # stillness tolerance of the old level at 10 Hz) would be averaged into a new base
             return None
-        fs = pipe.window_f(n)
-        if fs is None:
+        if pipe.history_n < n:
             return None
         tol_f = self._still_tol_f(pipe)
-        still = max(fs) - min(fs) <= tol_f
-        if still:  # the moments only when the force is still (the usual case inside a press is not)
-            _, xs, ys, ts = pipe.window(n)  # type: ignore[misc]
-            tol_m = max(150.0, self.s.still_tol_sigmas * pipe.sigma_m())
-            still = not self.positional or (max(xs) - min(xs) <= tol_m and max(ys) - min(ys) <= tol_m)
+        window = self._still_window(pipe, n, tol_f)
+        still = window is not None
         if not still:
             self.still_since = None
             if self.cand is not None:
@@ -290,11 +300,13 @@ class SegmentJudge(FallReader, PlacementReader):
                     if t - self.cand_break_t < BREAK_LOOK_MS:
                         return None
                     self.cand_break_t = None
-                    if 0.5 * (fs[-1] + fs[-2]) - self.cand[0][0] <= max(tol_f, self.zero_tol_g(pipe)):
+                    last = pipe.window_f(2)
+                    if 0.5 * (last[-1] + last[-2]) - self.cand[0][0] <= max(tol_f, self.zero_tol_g(pipe)):  # type: ignore[index]
                         self.cand = None
                         return None
                 return self._finish_cand(pipe, t)
             return None
+        fs, xs, ys, ts = window  # type: ignore[misc]
         if self.still_since is None:
             self.still_since = ts[0]
         k = 1.0 / len(fs)
@@ -306,6 +318,30 @@ class SegmentJudge(FallReader, PlacementReader):
         if tipped:
             return self._judge_tip(pipe, t, level)
         return self._judge(pipe, t, level, ts[0])
+
+    def _still_window(self, pipe: Pipeline, n: int, tol_f: float) -> Window | None:
+        """The last ``n`` samples (force, moments, times) if they are still -- the force within
+        ``tol_f``, the moments within their tolerance -- else None. A window that was not still
+        holds two readings too far apart; while the older one is in the window it cannot be
+        still, and the test is not run again (``unstill``: that reading's sample count)."""
+        count = pipe.sample_count
+        tol_m = max(150.0, self.s.still_tol_sigmas * pipe.sigma_m())
+        u = self.unstill
+        if u is not None and u[0] > count - n and u[1] == tol_f and u[2] == tol_m:
+            return None
+        fs = pipe.window_f(n)
+        assert fs is not None
+        still = max(fs) - min(fs) <= tol_f
+        if not still:
+            self.unstill = (count - _apart(fs, tol_f), tol_f, tol_m)
+            return None
+        # the moments only when the force is still (the usual case inside a press is not)
+        _, xs, ys, ts = pipe.window(n)  # type: ignore[misc]
+        still = not self.positional or (max(xs) - min(xs) <= tol_m and max(ys) - min(ys) <= tol_m)
+        if not still:
+            self.unstill = (count - min(_apart(xs, tol_m), _apart(ys, tol_m)), tol_f, tol_m)
+            return None
+        return fs, xs, ys, ts
 
     def _judge(self, pipe: Pipeline, t: int, level: tuple[float, float, float],
                t_still: int) -> list[dict] | None:
