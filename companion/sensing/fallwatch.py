@@ -207,7 +207,8 @@ class FallReader:
             # estimate right after the press ended
             gain = first.level - self._drifted(t)[0]
             return (self._set_down_and_gone(t, gain, st.rise_pawn, True)
-                    or self._set_down_and_gone(t, gain, st.pre_est, False))
+                    or self._set_down_and_gone(t, gain, st.pre_est, False)
+                    or self._unweighed_and_gone(pipe, t, gain))
         st.gain_judged = True
         gain = first.level - self._drifted(t)[0]
         lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
@@ -251,6 +252,22 @@ class FallReader:
         return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
                  "mass_g": round(rise, 2), "confident": False, "set_down": True,
                  "posterior": DOUBT_HOLDS["set_down"]}]
+
+    def _unweighed_and_gone(self, pipe: Pipeline, t: int, gain: float) -> list[dict]:
+        """A finger let go of a pawn as the disc went over (its release tipped it), no reading
+        weighed that pawn (the disc was already moving), and the tilted disc's first quiet level
+        stands where the disc stood before the pawn came: mass is conserved, so a pawn left
+        (the one set down, the first to reach the low rim). Its size is unknown: the likeliest
+        is the commonest size of the pawns set down so far (Laplace's rule), not confident.
+        Without it the episode reports no fall at all."""
+        if abs(gain) > self.zero_tol_g(pipe):
+            return []  # the level moved: a pawn stayed (weighed above), or more went (the steps)
+        seen = [p.size for p in (*pipe.pawns, *pipe.base_pawns)]
+        size = max(SIZES, key=lambda k: (seen.count(k), -SIZES.index(k)))
+        self.stairs.tip_pawn = Pawn(size, self.masses[size], None, None)
+        return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
+                 "mass_g": round(self.masses[size], 2), "confident": False, "set_down": True,
+                 "posterior": round((1 + seen.count(size)) / (len(SIZES) + len(seen)), 3)}]
 
     def _check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
         """While tipped: pawns come off one after another. As soon as the total force has been

@@ -253,3 +253,25 @@ def test_small_pawn_sliding_off_alone_onto_the_base_plate_with_a_soft_landing_is
     assert kinds(events) == ["placed"] * 6 + ["fell"]
     assert events[-1]["pawns"] == {"small": 1, "medium": 0, "large": 0}
     assert events[-1]["confident"] is False
+
+
+@pytest.mark.parametrize(("rate", "cells"), [(80.0, 4), (80.0, 3)])
+def test_pawn_whose_release_tips_the_disc_and_falls_unweighed_is_reported_fallen(
+        table, rate: float, cells: int) -> None:
+    """A small pawn pressed down at the rim tips the disc as the finger lets go, and is the first
+    (and only) pawn off, 10 ms after the onset: no reading weighed it (the disc was already
+    moving), and the tilted disc's first quiet level stands where the disc stood before it came.
+    Mass is conserved, so a pawn left: one ``fell`` (not confident; of the commonest size set
+    down so far), never an episode with no fall at all -- and never a pawn standing on the disc
+    guessed as gone (before, the outermost medium was taken, from the tracked pawns' moment)."""
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.15)
+    pawns = five_pawns(tab)
+    tab.place(12.0, "small", *polar(60, 200))  # the small pawns are the commonest set down
+    x, y = polar(140, 30)
+    rel = tab.place(16.0, "small", x, y)
+    tab.tip_ex(rel, [("small", x, y)], excess=600, creep_s=0.4, strike="ring", first_fall_s=0.01)
+    events = tab.run(24.0)
+    assert kinds(events).count("tipped") == 1 and len(pawns) == 5
+    falls = [e for e in events if e["event"] == "fell"]
+    assert fallen(events) == {"small": 1, "medium": 0, "large": 0}
+    assert all(e["confident"] is False for e in falls)
