@@ -15,6 +15,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from companion.sensing.explain import went_over
 from companion.sensing.falls import (
     CONFIDENT_P,
     PAWN_MASS_ERR_G,
@@ -436,6 +437,8 @@ class FallReader:
         """``removed`` (one pawn lifted by hand) or ``fell`` for a loss of mass; update the pawn list."""
         if self.tip_t is None:
             self.loss_t = t
+            if removed and went_over(self, pipe):  # type: ignore[arg-type]
+                return self._went_over_loss(pipe, t, lost, moment)
         if self.tip_t is not None and self._off_the_base(pipe, lost):
             self.stairs.reported()
             return []
@@ -492,6 +495,18 @@ class FallReader:
         if unseen:
             ev["from_base"] = True
         return [ev]
+
+    def _went_over_loss(self, pipe: Pipeline, t: int, lost: float,
+                        moment: tuple[float, float] | None) -> list[dict]:
+        """A loss after a press, that a pinch lifting a pawn would leave too, but the disc's own
+        mass moved out meanwhile (``explain.went_over``): the press tipped the disc and pawns fell
+        (a tip its tests missed). ``tipped`` (late), the falls (not confident: the tip was not
+        seen, and the survivors may have slid) and ``settled``, not ``removed``."""
+        falls = self._loss_events(pipe, t, lost, moment, removed=False)
+        for ev in falls:
+            ev["confident"] = False
+        pipe.tip_episode_over(t)
+        return [{"event": "tipped", "t_ms": t, "late": True}, *falls, {"event": "settled", "t_ms": t}]
 
     def _doubts(self, dec: Decomposition, removed: bool, unseen: bool) -> dict[str, float]:
         """What the decomposition's posterior leaves out: the ways the evidence it was given may be

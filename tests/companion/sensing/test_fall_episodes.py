@@ -301,3 +301,24 @@ def test_loss_of_many_pawns_after_the_disc_went_over_unseen_is_no_hand(
     falls = [e for e in episode if e["event"] == "fell"]
     assert falls and all(e["confident"] is False for e in falls)
     assert sum(sum(e["pawns"].values()) for e in falls) >= 5  # some landed on the base plate
+
+
+def test_loss_after_a_press_that_tipped_the_disc_unseen_is_no_pinch() -> None:
+    """A large pawn pressed down tips the disc (the tip tests miss it: a living-room table, pivot
+    with a ringing rim); a small pawn and then the large one fall and the disc rights itself. The
+    level is a small pawn down after a press, as a pinch lifting a pawn leaves it -- so it was
+    read as ``removed``. But the disc's own mass moved out meanwhile (tens of tip thresholds of
+    excess moment, which no pinch gives): it is a tip with falls, ``tipped`` (late), ``fell``
+    (not confident), ``settled``."""
+    from companion.sensing.pipeline import Pipeline
+    from hardware.simfamily.generate import generate
+
+    onset = 41566
+    header, samples, _ = generate(120, family_name="living-room", cells=4, rate_hz=80.0, noise_g=0.05,
+                                  kind="game", minutes=4.0)
+    pipe = Pipeline(header)
+    events = [e for s in samples if s.t_ms <= onset + 8000 for e in pipe.feed(s)]
+    episode = [e for e in events if onset - 200 <= e["t_ms"] <= onset + 4500]
+    assert "removed" not in kinds(episode) and "tipped" in kinds(episode)
+    falls = [e for e in episode if e["event"] == "fell"]
+    assert falls and all(e["confident"] is False for e in falls)
