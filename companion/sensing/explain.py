@@ -40,6 +40,10 @@ POS_ERR_MM = 15.0
 RETURN_FRAC = 0.05  # a held change has come back when the level is back within this share of it
 RETURN_SLIDE_MM = 10.0  # ... and moment within this many mm of the hand's force (fingers slide)
 PINCH_MAX_MS = 1200.0  # a press held still this long that comes back a pawn short was a pinch
+# an excess moment this many tip thresholds: the disc went over (a tip). On the tuned families a tip
+# its tests missed moved 11-80 thresholds; knocks, pinches and presses of a level disc up to ~5 (a
+# faulty cell, whose events no longer count, up to 14)
+WENT_OVER_THRESHOLDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,26 @@ def missed_tip_reading(judge: SegmentJudge, pipe: Pipeline, lost: float,
     return dec
 
 
+def went_over(judge: SegmentJudge, pipe: Pipeline) -> bool:
+    """Did the disc's own mass move out during the segment (no tip seen): an excess moment of
+    ``WENT_OVER_THRESHOLDS`` tip thresholds, more than anything pressing on a level disc gives?"""
+    return judge.positional and judge.seg_exc_max >= WENT_OVER_THRESHOLDS * pipe.tip_threshold()
+
+
+def went_over_reading(judge: SegmentJudge, pipe: Pipeline, lost: float) -> Decomposition | None:
+    """The tracked pawns whose mass a still loss is, when the disc itself went over during the
+    change (its excess moment, beyond anything pressing on the disc can give, reached
+    ``WENT_OVER_THRESHOLDS`` tip thresholds: the disc's own mass moved out) -- or None. A hand
+    lifting the disc moves no more moment than its force at the rim, so such a loss is no hand;
+    the moment lost says nothing here, since the survivors slid downhill as the disc lay over."""
+    if not went_over(judge, pipe):
+        return None
+    if lost > 1.1 * sum(p.mass_g for p in pipe.pawns) + judge.zero_tol_g(pipe):
+        return None
+    dec = judge._decompose(pipe, lost, None)
+    return dec if dec is not None and dec.pawns else None
+
+
 def explain_loss(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float],
                  change: tuple[float, float, float]) -> list[dict] | None:
     """A still loss no pawn reading explained: a tip missed at its start (its pawns fit the mass
@@ -88,6 +112,8 @@ def explain_loss(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float
     None for a lighter loss that no missed tip explains (the caller reads it as one pawn)."""
     lost, moment = -change[0], (-change[1], -change[2])
     dec = missed_tip_reading(judge, pipe, lost, moment)
+    if dec is None:
+        dec = went_over_reading(judge, pipe, lost)
     if dec is None:
         return hold(judge, pipe, level, change) if lost >= judge.s.hand_min_g else None
     for p in dec.pawns:

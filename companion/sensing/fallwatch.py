@@ -15,6 +15,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from companion.sensing.explain import went_over
 from companion.sensing.falls import (
     CONFIDENT_P,
     PAWN_MASS_ERR_G,
@@ -207,7 +208,8 @@ class FallReader:
             # estimate right after the press ended
             gain = first.level - self._drifted(t)[0]
             return (self._set_down_and_gone(t, gain, st.rise_pawn, True)
-                    or self._set_down_and_gone(t, gain, st.pre_est, False))
+                    or self._set_down_and_gone(t, gain, st.pre_est, False)
+                    or self._unweighed_and_gone(pipe, t, gain))
         st.gain_judged = True
         gain = first.level - self._drifted(t)[0]
         lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
@@ -251,6 +253,22 @@ class FallReader:
         return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
                  "mass_g": round(rise, 2), "confident": False, "set_down": True,
                  "posterior": DOUBT_HOLDS["set_down"]}]
+
+    def _unweighed_and_gone(self, pipe: Pipeline, t: int, gain: float) -> list[dict]:
+        """A finger let go of a pawn as the disc went over (its release tipped it), no reading
+        weighed that pawn (the disc was already moving), and the tilted disc's first quiet level
+        stands where the disc stood before the pawn came: mass is conserved, so a pawn left
+        (the one set down, the first to reach the low rim). Its size is unknown: the likeliest
+        is the commonest size of the pawns set down so far (Laplace's rule), not confident.
+        Without it the episode reports no fall at all."""
+        if abs(gain) > self.zero_tol_g(pipe):
+            return []  # the level moved: a pawn stayed (weighed above), or more went (the steps)
+        seen = [p.size for p in (*pipe.pawns, *pipe.base_pawns)]
+        size = max(SIZES, key=lambda k: (seen.count(k), -SIZES.index(k)))
+        self.stairs.tip_pawn = Pawn(size, self.masses[size], None, None)
+        return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
+                 "mass_g": round(self.masses[size], 2), "confident": False, "set_down": True,
+                 "posterior": round((1 + seen.count(size)) / (len(SIZES) + len(seen)), 3)}]
 
     def _check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
         """While tipped: pawns come off one after another. As soon as the total force has been
@@ -419,6 +437,8 @@ class FallReader:
         """``removed`` (one pawn lifted by hand) or ``fell`` for a loss of mass; update the pawn list."""
         if self.tip_t is None:
             self.loss_t = t
+            if removed and went_over(self, pipe):  # type: ignore[arg-type]
+                return self._went_over_loss(pipe, t, lost, moment)
         if self.tip_t is not None and self._off_the_base(pipe, lost):
             self.stairs.reported()
             return []
@@ -475,6 +495,18 @@ class FallReader:
         if unseen:
             ev["from_base"] = True
         return [ev]
+
+    def _went_over_loss(self, pipe: Pipeline, t: int, lost: float,
+                        moment: tuple[float, float] | None) -> list[dict]:
+        """A loss after a press, that a pinch lifting a pawn would leave too, but the disc's own
+        mass moved out meanwhile (``explain.went_over``): the press tipped the disc and pawns fell
+        (a tip its tests missed). ``tipped`` (late), the falls (not confident: the tip was not
+        seen, and the survivors may have slid) and ``settled``, not ``removed``."""
+        falls = self._loss_events(pipe, t, lost, moment, removed=False)
+        for ev in falls:
+            ev["confident"] = False
+        pipe.tip_episode_over(t)
+        return [{"event": "tipped", "t_ms": t, "late": True}, *falls, {"event": "settled", "t_ms": t}]
 
     def _doubts(self, dec: Decomposition, removed: bool, unseen: bool) -> dict[str, float]:
         """What the decomposition's posterior leaves out: the ways the evidence it was given may be

@@ -111,6 +111,7 @@ class SegmentJudge(FallReader, PlacementReader):
         self.lost_reported = 0.0  # grams already reported as fallen in this tip
         self.lost_moment = (0.0, 0.0)  # moment the pawns reported fallen had where they stood
         self.exc_max = 0.0  # largest excess moment seen since the tip (the tilt excursion)
+        self.seg_exc_max = 0.0  # ... and before any tip: the disc's own mass moved (``explain.py``)
         self.off_tilted = 0.0  # largest offset from level of the disc lying still after the tip
         self.exc_peak_t = t  # when it was reached
         self.tip_moment: tuple[float, float] | None = None  # tracked pawns' moment when it tipped
@@ -167,6 +168,7 @@ class SegmentJudge(FallReader, PlacementReader):
                 return
             d = f - self.hand_ref
         else:
+            self.seg_exc_max = max(self.seg_exc_max, excess)
             d = f - self.base[0]
         if d > self.peak_hi:
             self.peak_hi = d
