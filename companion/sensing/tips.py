@@ -373,18 +373,18 @@ class TipTests:
         return max(sig.f[-k:]) - now > max(self._quiet_g, 6.0 * sig.sigma_f)
 
     def _block_force(self, sig: Signals) -> float:
-        """The mean force of the last ``tip_quiet_ms``."""
+        """The median force of the last ``tip_quiet_ms`` (a disc snapping back onto its support
+        swings a single reading: no step of the load)."""
         k = min(self._quiet_n, sig.n)
-        return sum(sig.f[-k:]) / k
+        return _median(list(sig.f[-k:]))
 
     def _block_excess(self, sig: Signals) -> float:
-        """The excess moment of the mean of the last ``tip_quiet_ms`` against the base (the held
-        test's measure: a mean, so the per-sample noise does not refute a tip)."""
+        """The excess moment of the median of the last ``tip_quiet_ms`` against the base (the held
+        test's measure: per-sample noise and a single swinging reading do not refute a tip)."""
         k = min(self._quiet_n, sig.n)
-        inv = 1.0 / k
-        f = sum(sig.f[-k:]) * inv
-        x = sum(sig.x[-k:]) * inv
-        y = sum(sig.y[-k:]) * inv
+        f = _median(list(sig.f[-k:]))
+        x = _median(list(sig.x[-k:]))
+        y = _median(list(sig.y[-k:]))
         bF, bX, bY = sig.base
         return math.hypot(x - bX, y - bY) - self.lever_mm * abs(f - bF)
 
