@@ -35,7 +35,7 @@ LANDING_DIP = 0.6  # a force this many lightest pawns below the reference before
 RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before the release watch
 MIN_HOLD_GMM = 600.0  # the least moment a level disc holds (a 250 g disc on a 2 mm flat, a pivot's preload)
 HOLD_SHARE = 0.65  # a compliant top loses up to 35 % of its hold: below that share of a carried load, no tip
-HOLD_BACK = 0.75  # a held excess this many thresholds below where it was: the disc came back
+HOLD_BACK = 0.5  # a held excess this many thresholds below where it was: the disc came back
 RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furthest: righting
 
 
