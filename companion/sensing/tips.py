@@ -35,6 +35,7 @@ LANDING_DIP = 0.6  # a force this many lightest pawns below the reference before
 RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before the release watch
 MIN_HOLD_GMM = 600.0  # the least moment a level disc holds (a 250 g disc on a 2 mm flat, a pivot's preload)
 HOLD_SHARE = 0.65  # a compliant top loses up to 35 % of its hold: below that share of a carried load, no tip
+HOLD_MIN_READINGS = 4  # the hold runs only where its horizon spans this many readings (80 Hz)
 HOLD_BACK = 0.5  # a held excess this many thresholds below where it was: the disc came back
 RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furthest: righting
 
@@ -165,6 +166,9 @@ class TipTests:
         self._pending: tuple[int, float, float, float] | None = None
         self._held_out = False  # a held excess was refuted: none again until the excess ends
         self._cause_n = max(2, round(s.tip_hold_cause_ms / dt))
+        # the hold needs readings to see a wobble settle back: at 10 Hz its horizon is two readings
+        # that each average 100 ms of the rocking (the tuned 10 Hz tables lost tips and latency)
+        self._hold = s.tip_hold_ms >= HOLD_MIN_READINGS * dt
         # carried from ``measure`` to ``decide`` within one sample
         self._excess = 0.0
         self._excess_fast = 0.0
@@ -345,7 +349,8 @@ class TipTests:
                 self._pending = None
                 return True
             if self._tip_run >= need and self._pending is None and not self._held_out:
-                if self._excess >= self.settings.tip_hold_max_thr * thr or not self._pressed(sig):
+                if not self._hold or self._excess >= self.settings.tip_hold_max_thr * thr or \
+                        not self._pressed(sig):
                     self.fired_by = "excess"
                     return True
                 # an excess of a wobble's size: decided at its horizon (``_held_verdict``)
