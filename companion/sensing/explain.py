@@ -68,10 +68,13 @@ def missed_tip_reading(judge: SegmentJudge, pipe: Pipeline, lost: float,
     tol_m = max(MOMENT_TOL_GMM, MOMENT_TOL_FRAC * judge.layout.radius_mm * lost,
                 3.0 * pipe.sigma_m() * math.sqrt(2.0 / judge.level_n))
     dec = decompose(lost, moment, pawns, judge.masses, sigma_g=sigma, moment_tol_gmm=tol_m,
-                    radius_mm=judge.layout.radius_mm)
+                    radius_mm=judge.layout.radius_mm, max_picks=judge.picks_budget(pipe))
+    judge.spend_picks(dec)
     if dec is None:  # within the subset's own position errors (sqrt of the sum of m^2 <= the mass lost)
         dec = decompose(lost, moment, pawns, judge.masses, sigma_g=sigma,
-                        moment_tol_gmm=max(tol_m, 3.0 * POS_ERR_MM * lost), radius_mm=judge.layout.radius_mm)
+                        moment_tol_gmm=max(tol_m, 3.0 * POS_ERR_MM * lost), radius_mm=judge.layout.radius_mm,
+                        max_picks=judge.picks_budget(pipe))
+        judge.spend_picks(dec)
     if dec is None or not dec.pawns:
         return None
     mass = sum(p.mass_g for p in dec.pawns)

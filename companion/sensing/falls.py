@@ -52,6 +52,7 @@ class Decomposition:
     confident: bool
     mass_residual_g: float
     posterior: float = 1.0  # probability of these counts among every reading that fits
+    picks: int = 0  # pawn subsets scored to reach it (its cost)
 
 
 def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: float, spread_frac: float,
@@ -63,6 +64,10 @@ def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: 
     out = []
     slack = 0.2 * min(nominal)
     ms, mm, ml = nominal
+    # the lightest and heaviest k tracked pawns of each size, summed once (as ``sum`` adds them)
+    lows = [[sum(g[:k]) for k in range(len(g) + 1)] for g in tracked] if tracked is not None else None
+    highs = ([[sum(g[len(g) - k:]) for k in range(len(g) + 1)] for g in tracked]
+             if tracked is not None else None)
     for a in range(limits[0] + 1):
         if a * ms > lost_g * 1.3 + slack:
             break
@@ -77,9 +82,9 @@ def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: 
                     continue
                 var = sigma_g ** 2 + (spread_frac ** 2) * (a * ms * ms + b * mm * mm + c * ml * ml)
                 dev = abs(lost_g - expect)
-                if tracked is not None:
-                    lo = sum(sum(g[:k]) for g, k in zip(tracked, (a, b, c), strict=True))
-                    hi = sum(sum(g[len(g) - k:]) for g, k in zip(tracked, (a, b, c), strict=True))
+                if lows is not None and highs is not None:
+                    lo = 0 + lows[0][a] + lows[1][b] + lows[2][c]
+                    hi = 0 + highs[0][a] + highs[1][b] + highs[2][c]
                     dev = min(dev, max(0.0, lo - lost_g, lost_g - hi))
                 if dev <= 4.0 * math.sqrt(var) + slack:
                     out.append((dev / math.sqrt(var), (a, b, c)))
@@ -207,6 +212,7 @@ def decompose(
     toward: tuple[float, float] | None = None,
     radius_mm: float = 150.0,
     per_pawn: float = PER_PAWN,
+    max_picks: int | None = None,
 ) -> Decomposition | None:
     """Best reading of a loss of ``lost_g`` grams (and moment ``lost_moment``), or None if none fits.
 
@@ -215,9 +221,13 @@ def decompose(
     of pawn masses around the nominal means (used for pawns without a measured mass).
     ``toward`` (a unit vector) is the side the disc tipped to: pawns standing far out on that
     side slide off first, so among readings that fit equally well those are preferred.
+    ``max_picks``: pawn subsets scored exactly, over all count vectors (past it, the likeliest
+    pick of each further vector only): the bound on its cost.
     """
     if lost_g <= 0:
         return None
+    if max_picks is None:
+        max_picks = MAX_PICKS
     nominal = [pawn_mass_g[s] for s in SIZES]
     tracked = bool(on_disc)
     if tracked:
@@ -242,7 +252,7 @@ def decompose(
         like_var = meas_var + sum(counts) * PAWN_MASS_ERR_G ** 2
         best = (math.inf, (), None)
         ws = weights.setdefault(counts, [])
-        for chosen in _picks(on_disc, counts, toward, min(MAX_COMBOS, MAX_PICKS - scored)):
+        for chosen in _picks(on_disc, counts, toward, min(MAX_COMBOS, max_picks - scored)):
             scored += 1
             score, mres, ll = _score_and_log_like(chosen, facts, lost_g, meas_var, like_var, lost_moment,
                                                   moment_tol_gmm, per_pawn)
@@ -259,7 +269,8 @@ def decompose(
     posterior = _posterior(weights, counts0)
     confident = posterior >= CONFIDENT_P and z0 <= 3.0
     residual = lost_g - sum(c * m for c, m in zip(counts0, nominal, strict=True))
-    return Decomposition(dict(zip(SIZES, counts0, strict=True)), pawns0, confident, residual, posterior)
+    return Decomposition(dict(zip(SIZES, counts0, strict=True)), pawns0, confident, residual, posterior,
+                         scored)
 
 
 def pawn_moment(pawns: list[Pawn]) -> tuple[float, float]:
@@ -300,10 +311,11 @@ def weighed_falls(on_disc: list[Pawn], tip_moment: tuple[float, float], radius_m
 
 def decompose_steps(steps: list[float], on_disc: list[Pawn], pawn_mass_g: dict[str, float], *,
                     sigma_g: float, toward: tuple[float, float] | None = None,
-                    radius_mm: float = 150.0) -> Decomposition | None:
+                    radius_mm: float = 150.0, max_picks: int | None = None) -> Decomposition | None:
     """Read a loss seen as several steps (pawns leaving a tipped disc one after another): each step
     is decomposed on its own, the pawns one step took are not available to the next, and the
-    readings are added up. Not confident when any step is not; None when a step fits nothing."""
+    readings are added up. Not confident when any step is not; None when a step fits nothing.
+    ``max_picks`` bounds the pawn subsets scored over all the steps together."""
     left = list(on_disc)
     sigma_g = math.hypot(sigma_g, STEP_ERR_G)
     counts = dict.fromkeys(SIZES, 0)
@@ -311,11 +323,15 @@ def decompose_steps(steps: list[float], on_disc: list[Pawn], pawn_mass_g: dict[s
     confident = True
     residual = 0.0
     posterior = 1.0
+    picks = 0
+    if max_picks is None:
+        max_picks = MAX_PICKS
     for step in steps:
         dec = decompose(step, None, left, pawn_mass_g, sigma_g=sigma_g, toward=toward, radius_mm=radius_mm,
-                        per_pawn=STEP_PER_PAWN)
+                        per_pawn=STEP_PER_PAWN, max_picks=max_picks - picks)
         if dec is None:
             return None
+        picks += dec.picks
         for p in dec.pawns:
             left.remove(p)
         taken.extend(dec.pawns)
@@ -324,7 +340,7 @@ def decompose_steps(steps: list[float], on_disc: list[Pawn], pawn_mass_g: dict[s
         posterior *= dec.posterior  # the steps are read one after another: all must be right
         confident = confident and dec.confident and posterior >= CONFIDENT_P
         residual += dec.mass_residual_g
-    return Decomposition(counts, tuple(taken), confident, residual, posterior)
+    return Decomposition(counts, tuple(taken), confident, residual, posterior, picks)
 
 
 def _mass_misfit(lost_g: float, dec: Decomposition) -> float:

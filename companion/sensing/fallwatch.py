@@ -46,6 +46,10 @@ TIP_PRESS_LOOKBACK_MS = 250.0  # how far back before a tip the load of a pawn se
 RISE_LOOKBACK_MS = 1000.0  # how far back before a tip a load set down (and maybe gone since) is looked for
 RISE_MIN_MS = 60.0  # ... standing at least this long (a knock's swing is shorter)
 TIP_TRANSIENT_MS = 40.0  # the last readings before the tip fired already show the disc moving
+# pawn subsets scored by all the decompositions of one sample together: the bound on the cost of
+# one ``feed()`` (a pick costs ~4 us here; one loss over 30-40 pawns asked for 4-6 decompositions
+# of up to 2,000 picks each, 24 ms). Past it, each further count vector gets its likeliest pick.
+PICKS_PER_FEED = 2000
 
 # The probability that a fall reading holds although its evidence may be incomplete in one way
 # (the name of each doubt is in the ``fell``'s "doubts"), by the share of exactly right fall
@@ -90,6 +94,8 @@ class FallReader:
     last_loss_t: int
     righted: bool
     dec_memo: dict
+    picks_t: int = -1  # the sample whose decompositions ``picks_left`` counts
+    picks_left: int = PICKS_PER_FEED
     placed_t: int
     loss_t: int = -10**9  # when the last loss off a level disc was read (the base went down then)
     unsure_falls: bool
@@ -423,14 +429,30 @@ class FallReader:
             return memo[key]
         if len(memo) > 64:
             memo.clear()
+        budget = self.picks_budget(pipe)
         if isinstance(lost, list):
             dec = decompose_steps(lost, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
-                                  radius_mm=self.layout.radius_mm)
+                                  radius_mm=self.layout.radius_mm, max_picks=budget)
         else:
             dec = decompose(lost, moment, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
-                            radius_mm=self.layout.radius_mm)
+                            radius_mm=self.layout.radius_mm, max_picks=budget)
+        self.spend_picks(dec)
         memo[key] = dec
         return dec
+
+    def picks_budget(self, pipe: Pipeline) -> int:
+        """Pawn subsets the decompositions of this sample may still score (``PICKS_PER_FEED``)."""
+        w = pipe.window(1)
+        t = w[3][-1] if w is not None else -1
+        if t != self.picks_t:
+            self.picks_t = t
+            self.picks_left = PICKS_PER_FEED
+        return max(0, self.picks_left)
+
+    def spend_picks(self, dec: Decomposition | None) -> None:
+        """Count a decomposition's picks against this sample's budget."""
+        if dec is not None:
+            self.picks_left -= dec.picks
 
     def _loss_events(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
                      removed: bool) -> list[dict]:
