@@ -7,10 +7,12 @@ hobby shop, read by a laptop over USB, does neither. Drawn per trace from a stre
 * **Creep** (``CellMaterial``): under a constant load the output grows (or, in an over-compensated
   cell, falls) by 0.02-0.1 % of that load over minutes, and recovers the same way after unloading.
   Two first-order terms: 30-70 % of it with a time constant of 20-90 s, the rest with 3-15 min.
-* **Hysteresis**: the output on unloading exceeds the output on loading; a full-range loop is
-  0.01-0.05 % of the capacity wide either side. A Preisach sum of eight play operators with widths
-  halving from 5-25 % of the capacity, weighted so that small loops shrink with the square of their
-  excursion (Rayleigh's law): a 5 g pawn makes thousandths of a gram, a 500 g palm tenths.
+* **Hysteresis**: the output on unloading exceeds the output on loading; a large loop is
+  0.01-0.03 % of the capacity wide either side (``H``). A Prandtl-Ishlinskii sum of eight
+  elastic-plastic (stop) elements with yield widths halving from 10-30 % of the capacity, each
+  weighted by its width, relaxed under the tare when the trace starts: a small excursion is elastic
+  (its gain ``1 - 1.5 H / w_max``, 0.05-0.45 % low, and no loop), loops grow with the square of
+  their excursion (Rayleigh's law): a 5 g pawn leaves a few millionths of a gram, a 500 g palm tenths.
 * **Nonlinearity**: the output bows off the straight line through zero and capacity by 0.02-0.05 %
   of the capacity at half of it (either sign); the cells are 1, 2 or 5 kg ones (one kind per table)
   and carry their share of the tare (disc, base plate and support: hidden in the offset).
@@ -48,13 +50,19 @@ class CellMaterial:
     tare_g: float  # this cell's share of the tare (in the offset)
     capacity_g: float
     creep: tuple[tuple[float, float], ...]  # (fraction of the load, time constant ms) per term
-    hysteresis_g: float  # half-width of a full-range loop
-    play_widths_g: tuple[float, ...]
+    hysteresis_g: float  # half-width of a large loop (H)
+    play_widths_g: tuple[float, ...]  # yield widths of the stop elements
     nonlin_g: float  # signed bow at half capacity
     span_warm: float  # signed relative span change at the end of the warm-up
     span_tau_ms: float
     zero_warm_g: float
     zero_tau_ms: float
+
+    @property
+    def small_signal_gain(self) -> float:
+        """The gain of an excursion that yields no element (1 - sum c_k)."""
+        ws = self.play_widths_g
+        return 1 - self.hysteresis_g * sum(ws) / sum(w * w for w in ws) if ws else 1.0
 
     @property
     def creep_total(self) -> float:
@@ -75,22 +83,23 @@ class CellMaterial:
             for i, v in enumerate(vals):
                 y += (v - y) * a
                 out[i] += frac * y
-        # hysteresis: play operators on the total load, started on the loading branch (the disc was
-        # put on), the offset taken with that state
-        t0 = self.tare_g + (vals[0] if vals else 0.0)
+        # hysteresis: elastic-plastic (stop) elements, relaxed under the tare when the trace starts; each
+        # gives up to -c_k w_k on loading and +c_k w_k on unloading, c_k = alpha w_k (sum c_k w_k = H)
         ws = self.play_widths_g
-        total_w = sum(ws)
-        for w in ws:
-            c = self.hysteresis_g / total_w  # c * (s - x) is at most c * w: the weights sum to H
-            s = t0 - w
-            ref = c * (s - t0)
-            for i, v in enumerate(vals):
-                x = self.tare_g + v
-                if x - s > w:
-                    s = x - w
-                elif s - x > w:
-                    s = x + w
-                out[i] += c * (s - x) - ref
+        alpha = self.hysteresis_g / sum(w * w for w in ws) if ws else 0.0
+        if alpha:
+            for w in ws:
+                c = alpha * w
+                e = 0.0
+                prev = vals[0] if vals else 0.0
+                for i, v in enumerate(vals):
+                    e += v - prev
+                    prev = v
+                    if e > w:
+                        e = w
+                    elif e < -w:
+                        e = -w
+                    out[i] -= c * e
         # nonlinearity, and the warm-up of span and zero
         b0 = self.bow(self.tare_g)
         warm = self.span_warm != 0.0 or self.zero_warm_g != 0.0
@@ -129,13 +138,13 @@ def draw_materials(rng: random.Random, tare_shares_g: list[float]) -> list[CellM
             (total * first, rng.uniform(20_000, 90_000)),
             (total * (1 - first), rng.uniform(180_000, 900_000)),
         )
-        w_max = capacity * rng.uniform(0.05, 0.25)
+        w_max = capacity * rng.uniform(0.10, 0.30)
         out.append(
             CellMaterial(
                 tare_g=max(0.0, tare),
                 capacity_g=capacity,
                 creep=creep,
-                hysteresis_g=capacity * rng.uniform(0.0001, 0.0005),
+                hysteresis_g=capacity * rng.uniform(0.0001, 0.0003),
                 play_widths_g=tuple(w_max / 2**k for k in range(N_PLAY)),
                 nonlin_g=rng.choice((-1, 1)) * capacity * rng.uniform(0.0002, 0.0005),
                 span_warm=rng.choice((-1, 1)) * rng.uniform(0.0002, 0.0015) if warm else 0.0,
