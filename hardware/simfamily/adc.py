@@ -71,10 +71,13 @@ def sample_rows(
     gaps: list[tuple[int, int]],
     fault: CellFault | None = None,
     extra: Callable[[int, float, float], float] | None = None,
+    cell_load: Callable[[int, list[float]], list[float]] | None = None,
 ) -> list[Sample]:
     """Read the load timeline through the cells; the rows the host logs.
 
-    ``extra(cell, t_end, width)``: grams added to a reading (the room's hum, 1/f noise, temperature)."""
+    ``extra(cell, t_end, width)``: grams added to a reading (the room's hum, 1/f noise, temperature);
+    ``cell_load(cell, loads)``: what the cell's output says for its load on the grid (kids-club's
+    creep, hysteresis, nonlinearity, warm-up)."""
     n = len(cells)
     fa, ma, ya = loads
     n_grid = len(fa)
@@ -87,6 +90,8 @@ def sample_rows(
             platform.cell_forces(0.0, 0.0, 1.0)[c],
         )
         vals = [wf * f + wx * x + wy * y for f, x, y in zip(fa, ma, ya, strict=True)]
+        if cell_load is not None:
+            vals = cell_load(c, vals)
         pre.append(list(accumulate(vals, initial=0.0)))
         last_val.append(vals[-1])
 

@@ -2,7 +2,8 @@
 
 ``Force`` is a force profile (grams, down positive) at a fixed point of the level disc;
 ``press_profile`` is a finger setting a pawn down, ``release_now`` cuts a press short (the player
-feels the disc go and lets go).
+feels the disc go and lets go); ``drop_profile`` is a pawn let go a few mm above the disc (a child's
+placement: it lands with an impact and bounces once before it stays).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import random
 from dataclasses import dataclass
 
 from companion.sensing.layout import DiscLayout
-from hardware.simfamily.disc import STEP_MS
+from hardware.simfamily.disc import STEP_MS, G
 
 
 def on_line(layout: DiscLayout, x: float, y: float, radius: float) -> bool:
@@ -89,3 +90,44 @@ def release_now(values: list[float], k: int, rng: random.Random) -> list[float]:
     rel = max(2, int(rng.uniform(20, 60) / STEP_MS))
     level = values[min(k, len(values) - 1)]
     return values[:k] + [level * edge(rel - j, rel) for j in range(rel)] + [0.0]
+
+
+@dataclass(frozen=True)
+class Drop:
+    """A pawn dropped onto the disc: the load *beyond* its steady weight from the first impact on."""
+
+    values: list[float]  # grams per grid step from touch-down (impacts positive, the hop negative)
+    height_mm: float
+    flight_ms: float  # the hop after the first impact
+    settle_ms: float  # touch-down to the end of the second impact
+
+    @property
+    def impulse_gms(self) -> float:
+        """Impulse beyond the weight (g.ms): the momentum it brought, ``m sqrt(2 g h) / g``."""
+        return sum(self.values) * STEP_MS
+
+
+def _pulse(impulse_gms: float, contact_ms: float) -> list[float]:
+    """A half-sine contact of ``impulse_gms`` (g.ms) over ``contact_ms``, as per-step means on the grid."""
+    n = max(1, int(round(contact_ms / STEP_MS)))
+    shape = [math.sin(math.pi * (k + 0.5) / n) for k in range(n)]
+    total = sum(shape) * STEP_MS
+    return [impulse_gms * v / total for v in shape]
+
+
+def drop_profile(rng: random.Random, mass_g: float) -> Drop:
+    """A pawn let go 2-15 mm above the disc: it lands at ``v = sqrt(2 g h)``, bounces off with a
+    restitution of 0.2-0.5 (wood or plastic on a wooden disc), hops for ``2 e v / g`` (a few to 35 ms)
+    and stays at its second landing. The first contact (1-4 ms) takes ``m v (1 + e)``, the hop gives
+    back ``m`` for its flight, the second contact takes ``m e v``: in all the momentum ``m v``."""
+    h = rng.uniform(2.0, 15.0)
+    e = rng.uniform(0.2, 0.5)
+    v = math.sqrt(2 * G * h)  # mm/s
+    to_gms = mass_g / G * 1000.0  # (mm/s) -> g.ms of impulse for this mass
+    first = _pulse(to_gms * v * (1 + e), rng.uniform(1.0, 4.0))
+    flight = 2 * e * v / G * 1000.0
+    hop = [-mass_g] * max(1, int(round(flight / STEP_MS)))
+    # the hop's grid steps carry -m each: shift the second impact so the total impulse is m v / g
+    second = _pulse(to_gms * v * e + (len(hop) * STEP_MS - flight) * mass_g, rng.uniform(1.0, 4.0))
+    values = first + hop + second
+    return Drop(values, h, flight, len(values) * STEP_MS)

@@ -42,6 +42,14 @@ class Family:
     fast_players: float = 0.0  # share of players who take a turn every 1-2 s
     finger_slide: float = 0.0  # share of placements where the finger drags the pawn 2-8 mm
     hands: float = 0.08  # share of game turns with a hand on the disc
+    # kids-club (docs/simulator-families.md, hardware/simfamily/kids.py); the defaults draw nothing new
+    disc_mass_g: tuple[float, float] = (250, 450)
+    ring_mm: tuple[float, float] = (95, 140)  # radius of the even cell ring
+    mu: tuple[float, float] = (0.05, 0.35)  # static friction of the pawns on the disc
+    pawn_spread: tuple[float, float] = (0.03, 0.03)  # +- manufacturing spread of a pawn's mass
+    drop_place: float = 0.0  # share of placements where the pawn is dropped from a few mm
+    cell_physics: bool = False  # load-cell creep, hysteresis, nonlinearity, span warm-up (kids.py)
+    usb_host: bool = False  # a laptop reading over USB: polled reads, scheduling stalls (kids.py)
 
 
 FAMILIES: dict[str, Family] = {
@@ -117,11 +125,29 @@ FAMILIES: dict[str, Family] = {
             finger_slide=0.25,
             hands=0.14,
         ),
+        Family(
+            "kids-club",
+            "a cheap-cell table on a laptop at a children's club: cell creep, hysteresis, nonlinearity "
+            "and span warm-up; USB polling and stalls; light or heavy discs on small bases; dropped, "
+            "slippery pawns with a wide mass spread; quick grabs",
+            supports=("pedestal", "pivot", "rocker"),
+            clock="free",
+            rims=("hard", "felt", "ringing", "bounce"),
+            pinch_ms=(40, 400),
+            hands=0.12,
+            disc_mass_g=(150, 700),
+            ring_mm=(60, 140),
+            mu=(0.03, 0.2),
+            pawn_spread=(0.05, 0.08),
+            drop_place=0.35,
+            cell_physics=True,
+            usb_host=True,
+        ),
     )
 }
 
-TUNED = ("sim", "sim_alt", "pedestal-sync", "pedestal-free", "pivot-spring")
-HELD_BACK = ("rocker", "creep-felt", "ringing-bounce", "living-room")
+TUNED = ("sim", "sim_alt", "pedestal-sync", "pedestal-free", "pivot-spring", "living-room")
+HELD_BACK = ("rocker", "creep-felt", "ringing-bounce", "kids-club")
 
 
 def family(name: str) -> Family:
@@ -147,6 +173,8 @@ class Build:
     extra: dict = field(default_factory=dict)
     fast_players: float = 0.0  # share of players who take a turn every 1-2 s
     finger_slide: float = 0.0  # share of placements where the finger drags the pawn 2-8 mm
+    pawn_spread: float = 0.03  # +- a pawn's mass off its set's mean (gaussian of sd half that, clipped)
+    drop_place: float = 0.0  # share of placements where the pawn is dropped from a few mm
 
 
 def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: bool) -> Support:
@@ -240,7 +268,7 @@ def draw_build(fam: Family, rng: random.Random) -> Build:
         raise ValueError(f"family {fam.name!r} is a legacy simulator; it has no simfamily build")
     kind = rng.choice(fam.supports)
     rim = rng.choice(fam.rims)
-    disc_mass = rng.uniform(250, 450)
+    disc_mass = rng.uniform(*fam.disc_mass_g)
     sup = _support(kind, rim, rng, disc_mass, rng.random() < fam.creep)
     clock = fam.clock if fam.clock != "mixed" else rng.choice(("free", "sync"))
     ledge = DISC_RADIUS if rng.random() >= fam.ledge else rng.uniform(160, 190)
@@ -252,8 +280,10 @@ def draw_build(fam: Family, rng: random.Random) -> Build:
         clock,
         fam.steady_place,
         fam.pinch_ms,
+        mu_range=fam.mu,
         fast_players=fam.fast_players,
         finger_slide=fam.finger_slide,
+        drop_place=fam.drop_place,
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from typing import Any
 
 from companion.sensing.layout import DiscLayout
@@ -18,6 +19,7 @@ from hardware.sim.table import random_pawn_means
 from hardware.sim_alt.loads import LoadTimeline, Platform, ring_positions
 from hardware.simfamily.adc import FAULT_KINDS, Cell, CellFault, Link, sample_rows
 from hardware.simfamily.families import Build, Family, draw_build, family, irregular_cells, pawn_set
+from hardware.simfamily.kids import CellMaterial, UsbHost, draw_materials
 from hardware.simfamily.room import Room
 from hardware.simfamily.table import SIZES, Table
 
@@ -61,9 +63,13 @@ class Rig:
         # the living-room draws (cell layout, pawn set, HX711 bias, the room) come from a fourth
         # stream, drawn after the other three: the other families' traces stay as they were
         self.rng_env = random.Random(master.getrandbits(64))
-        rb, renv = self.rng_build, self.rng_env
+        # and the kids-club draws (cell materials, the USB host, the pawns' spread) from a fifth
+        self.rng_kids = random.Random(master.getrandbits(64))
+        rb, renv, rk = self.rng_build, self.rng_env, self.rng_kids
         self.family = fam
         self.build = build or draw_build(fam, rb)
+        if fam.pawn_spread != (0.03, 0.03):
+            self.build = replace(self.build, pawn_spread=rk.uniform(*fam.pawn_spread))
         self.pawn_set = "sim"
         if fam.pawn_sets == "varied":
             self.pawn_set, self.masses = pawn_set(renv)
@@ -74,7 +80,7 @@ class Rig:
         self.cells = cells
         self.noise_g = noise_g
         self.duration_ms = duration_ms
-        radius, rotation = rb.uniform(95, 140), rb.uniform(0, 360)
+        radius, rotation = rb.uniform(*fam.ring_mm), rb.uniform(0, 360)
         self.nominal = ring_positions(cells, radius, rotation)
         if fam.cell_layout == "irregular":
             self.nominal = irregular_cells(cells, renv) or self.nominal
@@ -98,6 +104,15 @@ class Rig:
             else [(x + rb.gauss(0, fam.mount_mm), y + rb.gauss(0, fam.mount_mm)) for x, y in self.nominal]
         )
         self.platform = Platform(self.real, [rb.uniform(0.85, 1.15) for _ in range(cells)])
+        self.materials: list[CellMaterial] | None = None
+        if fam.cell_physics:
+            tare = self.build.disc_mass_g + rk.uniform(300, 900)  # disc, base plate and support
+            self.materials = draw_materials(rk, self.platform.cell_forces(tare, 0.0, 0.0))
+        self.usb: UsbHost | None = None
+        self.stalls: list[tuple[float, float]] = []
+        if fam.usb_host:
+            self.usb = UsbHost.draw(rk)
+            self.stalls = self.usb.stalls(rk, duration_ms)
         period = 1000.0 / rate_hz
         if self.rate_bias:
             period *= 1 / (1 + self.rate_bias)  # the whole batch of HX711s runs fast (or slow)
@@ -180,7 +195,19 @@ class Rig:
             ],
             "cells_true_mm": [[round(x, 2), round(y, 2)] for x, y in self.real],
             **self._living_room_meta(),
+            **self._kids_meta(),
         }
+
+    def _kids_meta(self) -> dict[str, Any]:
+        """The scenario record's extra keys of the kids-club draws (none for the other families)."""
+        out: dict[str, Any] = {}
+        if self.family.pawn_spread != (0.03, 0.03):
+            out["pawn_spread_pct"] = round(100 * self.build.pawn_spread, 2)
+        if self.materials is not None:
+            out["cell_materials"] = [m.meta() for m in self.materials]
+        if self.usb is not None:
+            out["usb"] = self.usb.meta(self.stalls)
+        return out
 
     def _living_room_meta(self) -> dict[str, Any]:
         """The scenario record's extra keys of the living-room draws (none for the other families)."""
@@ -206,7 +233,8 @@ class Rig:
         loads = self.timeline.arrays()
         if self.room is not None:
             loads = self.room.apply(loads)
-        return sample_rows(
+        mats = self.materials
+        rows = sample_rows(
             self.rng_adc,
             loads,
             self.platform,
@@ -216,7 +244,12 @@ class Rig:
             gaps or [],
             fault,
             extra=self.room.reading if self.room is not None else None,
+            cell_load=(lambda c, vals: mats[c].apply(vals)) if mats is not None else None,
         )
+        if self.usb is not None:
+            rows, stalls = self.usb.retime(self.rng_kids, rows, self.stalls)
+            self.table.truth.extend(stalls)
+        return rows
 
     def finish(self, meta: dict[str, Any], samples: list[Sample]) -> Trace:
         """Header, samples and the time-ordered truth (scenario line first)."""

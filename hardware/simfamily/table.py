@@ -20,7 +20,15 @@ from dataclasses import replace
 from companion.sensing.layout import DiscLayout
 from hardware.sim_alt.loads import LoadTimeline
 from hardware.sim_alt.transients import bump_profile
-from hardware.simfamily.contacts import Force, Pawn, edge, on_line, press_profile, release_now
+from hardware.simfamily.contacts import (
+    Force,
+    Pawn,
+    drop_profile,
+    edge,
+    on_line,
+    press_profile,
+    release_now,
+)
 from hardware.simfamily.disc import (
     DISC_RADIUS,
     PAWN_FOOT_MM,
@@ -64,8 +72,9 @@ class Table:
 
     # -- helpers ---------------------------------------------------------------------------------
     def new_pawn(self, size: str, x: float, y: float) -> Pawn:
-        """A pawn of ``size``: mass within +-3 % of the set's mean, its own friction."""
-        dev = max(-0.03, min(0.03, self.rng.gauss(0, 0.015)))
+        """A pawn of ``size``: mass within +-3 % (``pawn_spread``) of the set's mean, its own friction."""
+        spread = self.b.pawn_spread
+        dev = max(-spread, min(spread, self.rng.gauss(0, spread / 2)))
         mu = self.rng.uniform(*self.b.mu_range)
         pawn = Pawn(
             self.next_pid, size, self.masses[size] * (1 + dev), x, y, mu, mu * self.rng.uniform(0.6, 0.9)
@@ -144,6 +153,10 @@ class Table:
         self.t += rng.uniform(300, 900)
         pawn = self.new_pawn(size, x, y)
         n_low = max(1, int(rng.uniform(20, 80) / STEP_MS))
+        drop = None
+        if self.b.drop_place and rng.random() < self.b.drop_place:
+            drop = drop_profile(rng, pawn.mass)  # let go a few mm up: it lands at once and bounces
+            n_low = 1
         lower = Force(self.t, [pawn.mass * edge(k, n_low) for k in range(n_low)], x, y)
         t_on = self.t + n_low * STEP_MS
         if press_g is not None:
@@ -159,8 +172,13 @@ class Table:
             if rng.random() < 0.03:  # a heavy-handed player presses as hard as ever, wherever
                 peak = rng.uniform(20, 250)
         dur = press_ms if press_ms is not None else rng.uniform(80, 700)
+        # after a drop the finger comes down on the pawn once it has stopped bouncing
+        late = 0.0 if drop is None else drop.settle_ms + rng.uniform(40, 250)
         press = Force(
-            t_on - rng.uniform(0, 20), press_profile(rng, peak, dur), x + rng.gauss(0, 2), y + rng.gauss(0, 2)
+            t_on - rng.uniform(0, 20) + late,
+            press_profile(rng, peak, dur),
+            x + rng.gauss(0, 2),
+            y + rng.gauss(0, 2),
         )
         touches = [press]
         if steady if steady is not None else rng.random() < self.b.steady_place:
@@ -194,7 +212,7 @@ class Table:
         t_end = max(fc.end for fc in touches) + 40
 
         def scan(slide: tuple[float, float, float, float] | None) -> float | None:
-            t = press.t0
+            t = min(press.t0, t_on)  # (a dropped pawn lands before the finger comes)
             while t <= t_end:
                 fs = [(fc.at(t), fc.x, fc.y) for fc in touches]
                 ps = after if t >= t_on else before
@@ -242,6 +260,8 @@ class Table:
             self._add_force(lower)
             self.tl.step(t_on, pawn.mass, pawn.mass * x, pawn.mass * y)
             self.pawns.append(pawn)
+            if drop is not None:
+                self._add_force(Force(t_on, drop.values, x, y))
         zone, number = self.layout.locate(x, y)
         self.truth.append(
             {
@@ -256,6 +276,11 @@ class Table:
                 "on_line": on_line(self.layout, x, y, PAWN_FOOT_MM[size]),
                 "pid": pawn.pid,
                 **({"slid_mm": round(math.hypot(slide[2], slide[3]), 1)} if slide is not None else {}),
+                **(
+                    {"dropped_mm": round(drop.height_mm, 1), "bounce_ms": round(drop.flight_ms)}
+                    if drop is not None
+                    else {}
+                ),
             }
         )
         self.last_placed = pawn
@@ -264,6 +289,8 @@ class Table:
                 self._add_force(lower)
                 self.tl.step(t_on, pawn.mass, pawn.mass * x, pawn.mass * y)
                 self.pawns.append(pawn)
+                if drop is not None:
+                    self._add_force(Force(t_on, drop.values, x, y))
             peak_t = touches[0].t0 + touches[0].values.index(max(touches[0].values)) * STEP_MS
             steadied = len(touches) > 1 and onset >= peak_t
             when = "creep" if creep_from is not None else ("release" if steadied else "press")
