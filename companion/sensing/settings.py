@@ -56,11 +56,6 @@ class SensingSettings:
     tip_max_unlevel_ms: float = 2000.0  # still but not level this long: accept as settled anyway
     tip_block_ms: float = 50.0  # the residual tip test's block (longer than the cells' timing skew)
     tip_refractory_ms: float = 3000.0  # after a tip episode no new moment tip (the disc righting) ...
-    # a moment excess of a wobble's size is a hypothesis: a disc rocked by a press settles back, a
-    # tipping one does not; it is decided this long after the excess (sooner by a fall or a strike)
-    tip_hold_ms: float = 200.0
-    tip_hold_max_thr: float = 3.0  # ... an excess beyond this many tip thresholds is no wobble
-    tip_hold_cause_ms: float = 400.0  # ... nor one with no press ending within this long before it
     # release watch: right after a finger lets go, the level must be where the press put the pawn
     release_skip_ms: float = 25.0  # the finger's lift still shows this long
     release_window_ms: float = 75.0  # the level is averaged over this long

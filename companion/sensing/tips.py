@@ -35,8 +35,6 @@ LANDING_DIP = 0.6  # a force this many lightest pawns below the reference before
 RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before the release watch
 MIN_HOLD_GMM = 600.0  # the least moment a level disc holds (a 250 g disc on a 2 mm flat, a pivot's preload)
 HOLD_SHARE = 0.65  # a compliant top loses up to 35 % of its hold: below that share of a carried load, no tip
-HOLD_MIN_READINGS = 4  # the hold runs only where its horizon spans this many readings (80 Hz)
-HOLD_BACK = 0.5  # a held excess this many thresholds below where it was: the disc came back
 RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furthest: righting
 
 
@@ -162,13 +160,6 @@ class TipTests:
         self._win_done_n = 0  # the sample count when windows were last measured
         self._win_var = 0.0  # variance of a window mean about the still baseline (per axis, g²mm²)
         self._thr_memo: tuple[float, float] = (-1.0, 0.0)  # (sigma_m, threshold)
-        # an excess of a wobble's size waiting for its horizon: (time, force, excess, threshold)
-        self._pending: tuple[int, float, float, float] | None = None
-        self._held_out = False  # a held excess was refuted: none again until the excess ends
-        self._cause_n = max(2, round(s.tip_hold_cause_ms / dt))
-        # the hold needs readings to see a wobble settle back: at 10 Hz its horizon is two readings
-        # that each average 100 ms of the rocking (the tuned 10 Hz tables lost tips and latency)
-        self._hold = s.tip_hold_ms >= HOLD_MIN_READINGS * dt
         # carried from ``measure`` to ``decide`` within one sample
         self._excess = 0.0
         self._excess_fast = 0.0
@@ -179,7 +170,6 @@ class TipTests:
     def begin_segment(self) -> None:
         """A segment starts: no tip run, no landing seen yet."""
         self._tip_run = 0
-        self._pending = None
         self.landing = None
         if self._residual is not None:
             self._residual.reset()
@@ -187,7 +177,6 @@ class TipTests:
     def tipped_late(self) -> None:
         """The segment judge found the disc lying tilted (a tip these tests missed)."""
         self._tip_run = 0
-        self._pending = None
         if self._residual is not None:
             self._residual.reset()
 
@@ -195,7 +184,6 @@ class TipTests:
         """The pipeline re-learns its level (a cell replaced): the sample count starts again."""
         self._win_done_n = 0
         self._strike = None
-        self._pending = None
 
     def level(self) -> None:
         """The disc is still and level again: the tilt gauge reads zero."""
@@ -344,72 +332,12 @@ class TipTests:
             excess = 0.0
         if not tipped and self.positional and (excess > thr or strike):
             self._tip_run += 1
-            if strike:
-                self.fired_by = by
-                self._pending = None
+            if self._tip_run >= need or strike:
+                self.fired_by = by if strike else "excess"
                 return True
-            if self._tip_run >= need and self._pending is None and not self._held_out:
-                if not self._hold or self._excess >= self.settings.tip_hold_max_thr * thr or \
-                        not self._pressed(sig):
-                    self.fired_by = "excess"
-                    return True
-                # an excess of a wobble's size: decided at its horizon (``_held_verdict``)
-                self._pending = (sig.t, self._block_force(sig), self._block_excess(sig), thr)
         else:
             self._tip_run = 0
-            if self._pending is None:
-                self._held_out = False
-        if self._pending is not None and not tipped:
-            verdict = self._held_verdict(sig, pv)
-            if verdict is not None:
-                self._pending = None
-                if verdict:
-                    self.fired_by = "excess"
-                    return True
-                self._held_out = True
         return False
-
-    def _pressed(self, sig: Signals) -> bool:
-        """Did a press end within ``tip_hold_cause_ms``: the force above both its level now and the
-        base by more than the quiet limit? Only a press rocks a level disc (a wobble has a cause);
-        a disc going over with nothing pressing, or shedding pawns, is no wobble."""
-        k = min(self._cause_n, sig.n)
-        now = max(sig.f[-1], sig.base[0])
-        return max(sig.f[-k:]) - now > max(self._quiet_g, 6.0 * sig.sigma_f)
-
-    def _block_force(self, sig: Signals) -> float:
-        """The median force of the last ``tip_quiet_ms`` (a disc snapping back onto its support
-        swings a single reading: no step of the load)."""
-        k = min(self._quiet_n, sig.n)
-        return _median(list(sig.f[-k:]))
-
-    def _block_excess(self, sig: Signals) -> float:
-        """The excess moment of the median of the last ``tip_quiet_ms`` against the base (the held
-        test's measure: per-sample noise and a single swinging reading do not refute a tip)."""
-        k = min(self._quiet_n, sig.n)
-        f = _median(list(sig.f[-k:]))
-        x = _median(list(sig.x[-k:]))
-        y = _median(list(sig.y[-k:]))
-        bF, bX, bY = sig.base
-        return math.hypot(x - bX, y - bY) - self.lever_mm * abs(f - bF)
-
-    def _held_verdict(self, sig: Signals, pv: PressView) -> bool | None:
-        """A held excess (a hypothesis: tipping, or a disc rocked by a press): True once it has
-        lasted ``tip_hold_ms`` (the force quiet, nothing holding the disc) or a pawn left the tilted
-        disc, False once the disc settled back (the excess fell by ``HOLD_BACK`` thresholds below
-        where it was, the force quiet), None while undecided. A tipping disc does not come back;
-        a wobble does."""
-        t0, f0, e0, thr = self._pending  # type: ignore[misc]
-        quiet = self._quiet(sig)
-        if quiet and self._block_excess(sig) < min(e0, thr) - HOLD_BACK * thr:
-            return False  # back towards level: the disc rocked and settled again
-        if self._block_force(sig) < f0 - 0.75 * self.lightest_g:
-            return True  # a pawn's weight gone: it slid off the tilting disc
-        if not quiet or not self._tip_possible(sig, pv):
-            return None  # a knock or a press: wait until the force is quiet again
-        if sig.t - t0 >= self.settings.tip_hold_ms:
-            return True
-        return None
 
     # ------------------------------------------------------------------ the tests
     def _tip_possible(self, sig: Signals, pv: PressView) -> bool:
@@ -488,15 +416,8 @@ class TipTests:
         rx = _median(sx[a - n:b - n])
         ry = _median(sy[a - n:b - n])
         cf = sum(sf[-c:]) / c
-        if c >= 2:
-            # the current moment is a median of one reading more than its window: a disc snapping
-            # back onto its support swings the moment for a single reading (thousands of g*mm with
-            # the force unchanged), which a mean would carry into every window holding it
-            cx = _median(list(sx[-c - 1:]))
-            cy = _median(list(sy[-c - 1:]))
-        else:
-            cx = sx[-1]
-            cy = sy[-1]
+        cx = sum(sx[-c:]) / c
+        cy = sum(sy[-c:]) / c
         self._ref = (rf, rx, ry)
         zx, zy = sig.zero
         excess = math.hypot(cx - rx, cy - ry) - self.lever_mm * abs(cf - rf)
