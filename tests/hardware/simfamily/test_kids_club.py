@@ -23,15 +23,9 @@ from hardware.simfamily.disc import G
 from hardware.simfamily.generate import Rig, generate, play
 from hardware.simfamily.kids import N_PLAY, CellMaterial, UsbHost, draw_materials
 
+from .conftest import SCORED_FIELDS
+
 KC = FAMILIES["kids-club"]
-SCORED_FIELDS = {
-    "placed": ("t_ms", "size", "mass_g", "x_mm", "y_mm", "zone", "number"),
-    "removed": ("t_ms", "size", "mass_g"),
-    "tipped": ("t_ms",),
-    "fell": ("t_ms", "pawns", "mass_g"),
-    "hand": ("t_ms", "duration_ms"),
-    "fault": ("t_ms", "cell", "kind"),
-}
 
 
 def _ideal(**kw: object) -> CellMaterial:

@@ -19,15 +19,9 @@ from hardware.simfamily.families import _inside_margin, irregular_cells, pawn_se
 from hardware.simfamily.generate import Rig, generate, play
 from hardware.simfamily.room import Room
 
+from .conftest import SCORED_FIELDS
+
 LR = FAMILIES["living-room"]
-SCORED_FIELDS = {
-    "placed": ("t_ms", "size", "mass_g", "x_mm", "y_mm", "zone", "number"),
-    "removed": ("t_ms", "size", "mass_g"),
-    "tipped": ("t_ms",),
-    "fell": ("t_ms", "pawns", "mass_g"),
-    "hand": ("t_ms", "duration_ms"),
-    "fault": ("t_ms", "cell", "kind"),
-}
 
 
 def _room(seed: int = 1, duration_ms: float = 240_000, cells: int = 4) -> Room:
