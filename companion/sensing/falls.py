@@ -83,8 +83,8 @@ def _mass_fits(lost_g: float, nominal: list[float], limits: list[int], sigma_g: 
                 var = sigma_g ** 2 + (spread_frac ** 2) * (a * ms * ms + b * mm * mm + c * ml * ml)
                 dev = abs(lost_g - expect)
                 if lows is not None and highs is not None:
-                    lo = 0 + lows[0][a] + lows[1][b] + lows[2][c]
-                    hi = 0 + highs[0][a] + highs[1][b] + highs[2][c]
+                    lo = lows[0][a] + lows[1][b] + lows[2][c]
+                    hi = highs[0][a] + highs[1][b] + highs[2][c]
                     dev = min(dev, max(0.0, lo - lost_g, lost_g - hi))
                 if dev <= 4.0 * math.sqrt(var) + slack:
                     out.append((dev / math.sqrt(var), (a, b, c)))
