@@ -28,6 +28,7 @@ from companion.sensing.release import ReleaseLimits, ReleaseWatch
 from companion.sensing.residual import ResidualTest
 from companion.sensing.settings import SensingSettings
 from companion.sensing.trace import TraceHeader
+from companion.sensing.wobble import WobbleHold
 
 TIP_AFTER_PUSH_MS = 80  # no moment tip this soon after a press (its transient is in the smoothed signals)
 STRIKE_ALIGN = 0.5  # a rim strike lies within 60 degrees of the load's moment (the side the disc tips to)
@@ -123,6 +124,10 @@ class TipTests:
         # the most any force on the disc may exceed the base while a tip is still possible: a
         # pawn just set down plus the disc's own inertia (a finger or hand holds the disc down)
         self._tip_max_push = 1.3 * max(header.pawn_mass_g.values()) + 2.0
+        # a placement's wobble read as a tip (``wobble.py``): held until it rocks back or goes on
+        # over; at low rates (10 Hz) one or two readings hold the whole wobble, so it decides at once
+        self._wobble = WobbleHold(LANDING_DIP * self.lightest_g, self._tip_max_push, self._rung_tip_n) \
+            if dt < s.tip_lag_two_from_ms else None
         # one pawn heavier: any size, with room for the tipping disc's inertia (a gram or two)
         masses = header.pawn_mass_g.values()
         self._pawn_range = (0.75 * min(masses), 1.25 * max(masses) + 1.0)
@@ -170,6 +175,8 @@ class TipTests:
     def begin_segment(self) -> None:
         """A segment starts: no tip run, no landing seen yet."""
         self._tip_run = 0
+        if self._wobble is not None:
+            self._wobble.reset()
         self.landing = None
         if self._residual is not None:
             self._residual.reset()
@@ -330,9 +337,20 @@ class TipTests:
             excess = 0.0
         if not tipped and not self._tip_possible(sig, pv) and excess > 0.0:
             excess = 0.0
+        wob = self._wobble
+        if not tipped and wob is not None and wob.active and not strike:
+            if wob.step(sig.t, sig.f[-1], pv.level[0], self._excess_fast, lag, sig.x[-1] - sig.zero[0],
+                        sig.y[-1] - sig.zero[1], self._quiet(sig), thr):
+                self._tip_run = 0
+                self.fired_by = "excess"
+                return True
+            if wob.active:
+                return False  # still possibly a wobble: only the other tests decide meanwhile
         if not tipped and self.positional and (excess > thr or strike):
             self._tip_run += 1
-            if self._tip_run >= need or strike:
+            if strike or self._tip_run >= need and not self._held_as_wobble(sig, pv, excess):
+                if wob is not None:
+                    wob.reset()
                 self.fired_by = by if strike else "excess"
                 return True
         else:
@@ -353,6 +371,23 @@ class TipTests:
         if sig.t - self._pushed_t < TIP_AFTER_PUSH_MS:
             return False  # the smoothed signals still carry the press that just ended
         return -(pv.on_disc_g + self._tip_max_push) <= push <= self._tip_max_push
+
+    def _held_as_wobble(self, sig: Signals, pv: PressView, excess: float) -> bool:
+        """Hold an excess over the threshold as a possible wobble (``wobble.py``)? When the pawns
+        cannot tip the disc -- their moment, at most the level's before the segment plus the new
+        load anywhere on the disc, is below the least the disc holds level (``MIN_HOLD_GMM``, or
+        the share of what it was seen to carry that a compliant top keeps) -- and the segment's
+        force stayed within a pawn set down with a finger (a push beyond that can take the disc
+        over, and a rim striking its stop is a pulse far beyond it)."""
+        wob = self._wobble
+        if wob is None:
+            return False
+        lf, lx, ly = pv.level
+        pawns = math.hypot(lx - sig.zero[0], ly - sig.zero[1]) + max(0.0, sig.f[-1] - lf) * self.radius_mm
+        if not wob.may_hold(max(sig.f), lf, pawns, max(MIN_HOLD_GMM, HOLD_SHARE * self.carried_gmm)):
+            return False
+        wob.hold(sig.t, excess, sig.x[-1] - sig.zero[0], sig.y[-1] - sig.zero[1])
+        return True
 
     def _released_off_level(self, sig: Signals, pv: PressView) -> bool:
         """The release watch (``release.py``): a finger just let go of a pawn and the level is far
