@@ -37,6 +37,9 @@ RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before 
 MIN_HOLD_GMM = 600.0  # the least moment a level disc holds (a 250 g disc on a 2 mm flat, a pivot's preload)
 HOLD_SHARE = 0.65  # a compliant top loses up to 35 % of its hold: below that share of a carried load, no tip
 RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furthest: righting
+# the least moment any level disc holds for certain (a 250 g disc on a 2 mm flat): below it only a
+# press can have tilted the disc, and an excess is held as a possible wobble (``wobble.py``)
+WOBBLE_HOLD_GMM = 500.0
 
 
 def _median(v: list[float]) -> float:
@@ -375,16 +378,17 @@ class TipTests:
     def _held_as_wobble(self, sig: Signals, pv: PressView, excess: float) -> bool:
         """Hold an excess over the threshold as a possible wobble (``wobble.py``)? When the pawns
         cannot tip the disc -- their moment, at most the level's before the segment plus the new
-        load anywhere on the disc, is below the least the disc holds level (``MIN_HOLD_GMM``, or
-        the share of what it was seen to carry that a compliant top keeps) -- and the segment's
-        force stayed within a pawn set down with a finger (a push beyond that can take the disc
-        over, and a rim striking its stop is a pulse far beyond it)."""
+        load anywhere on the disc, is below the least moment any level disc holds
+        (``WOBBLE_HOLD_GMM``; what the disc was seen to carry is no safe bound here: a true tip
+        held costs its latency, and on living-room tables discs went over at 57 % of it) -- and
+        the segment's force stayed within a pawn set down with a finger (a push beyond that can
+        take the disc over, and a rim striking its stop is a pulse far beyond it)."""
         wob = self._wobble
         if wob is None:
             return False
         lf, lx, ly = pv.level
         pawns = math.hypot(lx - sig.zero[0], ly - sig.zero[1]) + max(0.0, sig.f[-1] - lf) * self.radius_mm
-        if not wob.may_hold(max(sig.f), lf, pawns, max(MIN_HOLD_GMM, HOLD_SHARE * self.carried_gmm)):
+        if not wob.may_hold(max(sig.f), lf, pawns, WOBBLE_HOLD_GMM):
             return False
         wob.hold(sig.t, excess, sig.x[-1] - sig.zero[0], sig.y[-1] - sig.zero[1])
         return True
