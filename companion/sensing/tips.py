@@ -128,12 +128,12 @@ class TipTests:
         # pawn just set down plus the disc's own inertia (a finger or hand holds the disc down)
         self._tip_max_push = 1.3 * max(header.pawn_mass_g.values()) + 2.0
         # a placement's wobble read as a tip (``wobble.py``): held until it rocks back or goes on
-        # over; at low rates (10 Hz) one or two readings hold the whole wobble, so it decides at once
-        self._wobble = WobbleHold(LANDING_DIP * self.lightest_g, self._tip_max_push, self._rung_tip_n) \
-            if dt < s.tip_lag_two_from_ms else None
+        # over (confirmed by two readings at high rates, where one can be the disc snapping back)
         # one pawn heavier: any size, with room for the tipping disc's inertia (a gram or two)
         masses = header.pawn_mass_g.values()
         self._pawn_range = (0.75 * min(masses), 1.25 * max(masses) + 1.0)
+        self._wobble = WobbleHold(LANDING_DIP * self.lightest_g, self._tip_max_push, self._rung_tip_n,
+                                  self._pawn_range[0])
         self._win_n = max(2, round(s.release_window_ms / dt))
         self._blk_scale = math.sqrt(self._win_n / max(1, round(s.tip_block_ms / dt)))
         # at low rates (10 Hz) a window is one or two readings, each averaging the finger's lift
@@ -178,8 +178,7 @@ class TipTests:
     def begin_segment(self) -> None:
         """A segment starts: no tip run, no landing seen yet."""
         self._tip_run = 0
-        if self._wobble is not None:
-            self._wobble.reset()
+        self._wobble.reset()
         self.landing = None
         if self._residual is not None:
             self._residual.reset()
@@ -341,7 +340,7 @@ class TipTests:
         if not tipped and not self._tip_possible(sig, pv) and excess > 0.0:
             excess = 0.0
         wob = self._wobble
-        if not tipped and wob is not None and wob.active and not strike:
+        if not tipped and wob.active and not strike:
             if wob.step(sig.t, sig.f[-1], pv.level[0], self._excess_fast, lag, sig.x[-1] - sig.zero[0],
                         sig.y[-1] - sig.zero[1], self._quiet(sig), thr):
                 self._tip_run = 0
@@ -352,8 +351,7 @@ class TipTests:
         if not tipped and self.positional and (excess > thr or strike):
             self._tip_run += 1
             if strike or self._tip_run >= need and not self._held_as_wobble(sig, pv, excess):
-                if wob is not None:
-                    wob.reset()
+                wob.reset()
                 self.fired_by = by if strike else "excess"
                 return True
         else:
@@ -384,8 +382,6 @@ class TipTests:
         the segment's force stayed within a pawn set down with a finger (a push beyond that can
         take the disc over, and a rim striking its stop is a pulse far beyond it)."""
         wob = self._wobble
-        if wob is None:
-            return False
         lf, lx, ly = pv.level
         pawns = math.hypot(lx - sig.zero[0], ly - sig.zero[1]) + max(0.0, sig.f[-1] - lf) * self.radius_mm
         if not wob.may_hold(max(sig.f), lf, pawns, WOBBLE_HOLD_GMM):

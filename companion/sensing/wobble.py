@@ -1,15 +1,15 @@
 """A wobble held, not reported: the revisable decision of the excess-moment tip test.
 
-Used by ``TipTests`` (``tips.py``) at rates where a wobble spans several readings (80 Hz); see
-docs/sensing.md, Tips. On the tuned families most false ``tipped`` were a placement's wobble: the
-finger pressing a pawn down pushes the disc's moment beyond its hold, the disc tilts onto its
-support's edge (a pedestal's flat, a pivot's spring), its own tared mass moves sideways, and
-that excess moment stays while the disc rocks back after the finger lets go -- 40-80 ms after the
-release the excess test read it as a tip. Physics tells the two apart only by what comes next:
+Used by ``TipTests`` (``tips.py``); see docs/sensing.md, Tips. On the tuned families most false
+``tipped`` were a placement's wobble: the finger pressing a pawn down pushes the disc's moment
+beyond its hold, the disc tilts onto its support's edge (a pedestal's flat, a pivot's spring),
+its own tared mass moves sideways, and that excess moment stays while the disc rocks back after
+the finger lets go -- 40-80 ms after the release the excess test read it as a tip (at 80 Hz; a
+reading or two later at 10 Hz). Physics tells the two apart only by what comes next:
 
 * when the pawns cannot tip the disc (their moment, at most the level's before the segment plus
-  the new load anywhere on the disc, is below the disc's hold) and only a light press (a pawn
-  and a finger, no push and no rim striking its stop) tilted it, the excess is *held*;
+  the new load anywhere on the disc, is below the disc's hold) and a light press (a pawn and a
+  finger, no push and no rim striking its stop) tilted it, the excess is *held*;
 * it is refuted when the moment comes back to where the pawns put it (no excess, the force
   quiet): a wobble, no event;
 * it is a tip after all, at once, when pawns leave (the force a pawn's weight below the level
@@ -31,9 +31,10 @@ HOLD_MS = 400  # a wobble has rocked back by then: an excess still there is a di
 class WobbleHold:
     """An excess moment held as a possible wobble (see the module's doc)."""
 
-    def __init__(self, loss_g: float, max_press_g: float, confirm_n: int) -> None:
+    def __init__(self, loss_g: float, max_press_g: float, confirm_n: int, min_press_g: float = 0.0) -> None:
         self.loss_g = loss_g  # a pawn's weight gone (the lightest pawn's share that counts)
         self.max_press_g = max_press_g  # a pawn set down with a finger: no more above the level
+        self.min_press_g = min_press_g  # ... and at least a pawn's step: a wobble is a press's
         self.confirm_n = confirm_n  # readings that must agree (two at 80 Hz: one can be a swing)
         self._held: tuple[int, float, float, float] | None = None
         self._beyond_n = 0
@@ -49,10 +50,11 @@ class WobbleHold:
         self._held = None
 
     def may_hold(self, f_max: float, level_f: float, pawns_gmm: float, hold_gmm: float) -> bool:
-        """Is an excess over the threshold possibly a wobble? ``f_max``: the largest force of the
-        segment so far; ``level_f``: the level before it; ``pawns_gmm``: the most the pawns' moment
-        can be now; ``hold_gmm``: the least moment the disc holds level."""
-        return f_max - level_f <= self.max_press_g and pawns_gmm < hold_gmm
+        """Is an excess over the threshold possibly a wobble? Only after a light press (a moment
+        that shifts with no press at all is the disc itself going over). ``f_max``: the largest
+        force of the segment so far; ``level_f``: the level before it; ``pawns_gmm``: the most the
+        pawns' moment can be now; ``hold_gmm``: the least moment the disc holds level."""
+        return self.min_press_g <= f_max - level_f <= self.max_press_g and pawns_gmm < hold_gmm
 
     def hold(self, t: int, excess: float, load_x: float, load_y: float) -> None:
         """Hold the excess ``excess`` first seen at ``t`` with the load's moment (``load_x``,

@@ -17,7 +17,8 @@ def _held(excess: float = 350.0) -> WobbleHold:
 
 
 def test_only_a_light_press_on_pawns_that_cannot_tip_the_disc_is_held() -> None:
-    w = WobbleHold(loss_g=1.3, max_press_g=13.0, confirm_n=2)
+    w = WobbleHold(loss_g=1.3, max_press_g=13.0, confirm_n=2, min_press_g=1.6)
+    assert not w.may_hold(f_max=0.5, level_f=0.0, pawns_gmm=300.0, hold_gmm=600.0)  # no press at all
     assert w.may_hold(f_max=8.0, level_f=0.0, pawns_gmm=300.0, hold_gmm=600.0)
     assert not w.may_hold(f_max=8.0, level_f=0.0, pawns_gmm=700.0, hold_gmm=600.0)  # pawns outweigh it
     assert not w.may_hold(f_max=180.0, level_f=0.0, pawns_gmm=300.0, hold_gmm=600.0)  # a push, a strike
@@ -66,11 +67,11 @@ def test_an_excess_still_there_when_the_hold_ends_is_a_disc_lying_over(excess: f
     assert not w.active
 
 
-def _family_trace(seed: int, family: str, cells: int, noise_g: float, until_ms: int):
+def _family_trace(seed: int, family: str, cells: int, noise_g: float, until_ms: int, rate_hz: float = 80):
     from companion.sensing.pipeline import Pipeline
     from hardware.simfamily.generate import generate
 
-    header, samples, truth = generate(seed, family_name=family, cells=cells, rate_hz=80,
+    header, samples, truth = generate(seed, family_name=family, cells=cells, rate_hz=rate_hz,
                                       noise_g=noise_g, kind="faults", minutes=1.5)
     pipe = Pipeline(header)
     events: list[dict] = []
@@ -105,3 +106,13 @@ def test_a_tip_pinned_at_its_pedestals_edge_before_it_rolls_over_is_still_a_tip(
     assert onset == 13040
     tips = [e["t_ms"] for e in events if e["event"] == "tipped"]
     assert any(onset - 200 <= t <= onset + 400 for t in tips), events
+
+
+def test_a_placements_wobble_read_as_a_tip_at_10_hz_is_no_tip() -> None:
+    """The same at 10 Hz, 3 cells (pedestal-sync, seed 100326): the first pawn, a small one at
+    the rim, set down at 6.88 s with a wobble of 0.8 degrees; the excess test read it as a tip a
+    reading or two after the release. Now one placement and no tip."""
+    truth, events = _family_trace(100326, "pedestal-sync", 3, 0.05, 10_000, rate_hz=10)
+    assert [e["t_ms"] for e in truth if e["event"] == "wobble" and e["t_ms"] < 10_000] == [6773]
+    assert not any(e["event"] == "tipped" for e in truth if e["t_ms"] < 10_000)
+    assert [e["event"] for e in events] == ["placed"], events
