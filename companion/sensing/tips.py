@@ -28,6 +28,7 @@ from companion.sensing.release import ReleaseLimits, ReleaseWatch
 from companion.sensing.residual import ResidualTest
 from companion.sensing.settings import SensingSettings
 from companion.sensing.trace import TraceHeader
+from companion.sensing.wobble import WobbleHold
 
 TIP_AFTER_PUSH_MS = 80  # no moment tip this soon after a press (its transient is in the smoothed signals)
 STRIKE_ALIGN = 0.5  # a rim strike lies within 60 degrees of the load's moment (the side the disc tips to)
@@ -36,6 +37,9 @@ RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before 
 MIN_HOLD_GMM = 600.0  # the least moment a level disc holds (a 250 g disc on a 2 mm flat, a pivot's preload)
 HOLD_SHARE = 0.65  # a compliant top loses up to 35 % of its hold: below that share of a carried load, no tip
 RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furthest: righting
+# the least moment any level disc holds for certain (a 250 g disc on a 2 mm flat): below it only a
+# press can have tilted the disc, and an excess is held as a possible wobble (``wobble.py``)
+WOBBLE_HOLD_GMM = 500.0
 
 
 def _median(v: list[float]) -> float:
@@ -123,9 +127,13 @@ class TipTests:
         # the most any force on the disc may exceed the base while a tip is still possible: a
         # pawn just set down plus the disc's own inertia (a finger or hand holds the disc down)
         self._tip_max_push = 1.3 * max(header.pawn_mass_g.values()) + 2.0
+        # a placement's wobble read as a tip (``wobble.py``): held until it rocks back or goes on
+        # over (confirmed by two readings at high rates, where one can be the disc snapping back)
         # one pawn heavier: any size, with room for the tipping disc's inertia (a gram or two)
         masses = header.pawn_mass_g.values()
         self._pawn_range = (0.75 * min(masses), 1.25 * max(masses) + 1.0)
+        self._wobble = WobbleHold(LANDING_DIP * self.lightest_g, self._tip_max_push, self._rung_tip_n,
+                                  self._pawn_range[0])
         self._win_n = max(2, round(s.release_window_ms / dt))
         self._blk_scale = math.sqrt(self._win_n / max(1, round(s.tip_block_ms / dt)))
         # at low rates (10 Hz) a window is one or two readings, each averaging the finger's lift
@@ -170,6 +178,7 @@ class TipTests:
     def begin_segment(self) -> None:
         """A segment starts: no tip run, no landing seen yet."""
         self._tip_run = 0
+        self._wobble.reset()
         self.landing = None
         if self._residual is not None:
             self._residual.reset()
@@ -330,9 +339,19 @@ class TipTests:
             excess = 0.0
         if not tipped and not self._tip_possible(sig, pv) and excess > 0.0:
             excess = 0.0
+        wob = self._wobble
+        if not tipped and wob.active and not strike:
+            if wob.step(sig.t, sig.f[-1], pv.level[0], self._excess_fast, lag, sig.x[-1] - sig.zero[0],
+                        sig.y[-1] - sig.zero[1], self._quiet(sig), thr):
+                self._tip_run = 0
+                self.fired_by = "excess"
+                return True
+            if wob.active:
+                return False  # still possibly a wobble: only the other tests decide meanwhile
         if not tipped and self.positional and (excess > thr or strike):
             self._tip_run += 1
-            if self._tip_run >= need or strike:
+            if strike or self._tip_run >= need and not self._held_as_wobble(sig, pv, excess):
+                wob.reset()
                 self.fired_by = by if strike else "excess"
                 return True
         else:
@@ -353,6 +372,22 @@ class TipTests:
         if sig.t - self._pushed_t < TIP_AFTER_PUSH_MS:
             return False  # the smoothed signals still carry the press that just ended
         return -(pv.on_disc_g + self._tip_max_push) <= push <= self._tip_max_push
+
+    def _held_as_wobble(self, sig: Signals, pv: PressView, excess: float) -> bool:
+        """Hold an excess over the threshold as a possible wobble (``wobble.py``)? When the pawns
+        cannot tip the disc -- their moment, at most the level's before the segment plus the new
+        load anywhere on the disc, is below the least moment any level disc holds
+        (``WOBBLE_HOLD_GMM``; what the disc was seen to carry is no safe bound here: a true tip
+        held costs its latency, and on living-room tables discs went over at 57 % of it) -- and
+        the segment's force stayed within a pawn set down with a finger (a push beyond that can
+        take the disc over, and a rim striking its stop is a pulse far beyond it)."""
+        wob = self._wobble
+        lf, lx, ly = pv.level
+        pawns = math.hypot(lx - sig.zero[0], ly - sig.zero[1]) + max(0.0, sig.f[-1] - lf) * self.radius_mm
+        if not wob.may_hold(max(sig.f), lf, pawns, WOBBLE_HOLD_GMM):
+            return False
+        wob.hold(sig.t, excess, sig.x[-1] - sig.zero[0], sig.y[-1] - sig.zero[1])
+        return True
 
     def _released_off_level(self, sig: Signals, pv: PressView) -> bool:
         """The release watch (``release.py``): a finger just let go of a pawn and the level is far
