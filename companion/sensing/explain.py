@@ -154,7 +154,7 @@ def held_came_back(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
     events: list[dict] = []
     duration = max(0, t_still - h.t0)
     if abs(rest[0]) > tol_f:
-        if abs(rest[0]) >= abs(h.f) - tol_f or judge._match_size(change[0]) is not None:
+        if abs(rest[0]) >= abs(h.f) - tol_f or judge.placing.match_size(change[0]) is not None:
             return None  # further away, or a pawn set down meanwhile: another change
         if rest[0] > 0.0:
             # a resting hand eased but still presses: still held (not pawns lost from the level

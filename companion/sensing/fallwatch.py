@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from companion.sensing.layout import DiscLayout
     from companion.sensing.pipeline import Pipeline
     from companion.sensing.settings import SensingSettings
+    from companion.sensing.tipping import TippingPawn
 
 BASE_PICKUP_INSIDE_MM = 3.0  # a pick-up this far inside the disc's edge may still be off the base plate
 TILTED_ERR_G = 0.3  # error of a level of the tilted disc, as of a step's plateau
@@ -99,11 +100,10 @@ class FallReader:
     placed_t: int
     loss_t: int = -10**9  # when the last loss off a level disc was read (the base went down then)
     unsure_falls: bool
-    pre_placed: bool
-    pre_est: float | None
+    tipping: TippingPawn
     press_at_tip: bool
     dt: float
-    _placed_event: Callable[..., dict]  # provided by PlacementReader (the placing half of the judge)
+    _placed_event: Callable[..., dict]  # the judge's: ``Placements.placed_event``, the pawn tracked
 
     def _drifted(self, t: int) -> tuple[float, float, float]:
         raise NotImplementedError
@@ -120,7 +120,7 @@ class FallReader:
         if self.stairs.press_xy is None:
             self.stairs.press_xy = self._load_point_before_tip(pipe)
             self.stairs.ids_at_tip = frozenset(map(id, pipe.pawns))
-            self.stairs.pre_est = self.pre_est
+            self.stairs.pre_est = self.tipping.est
         tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
         self.stairs.feed(w[0], w[3], tol)
         gained = self._tipping_pawn(pipe, t)
@@ -195,7 +195,7 @@ class FallReader:
         disc (``placed``, not confident: weighed on the tilted disc) and the base rises by it.
         Without it, the falls of the tip are read one pawn short and with confidence."""
         st = self.stairs
-        if st.gain_judged or self.press_at_tip or self.pre_est is not None:
+        if st.gain_judged or self.press_at_tip or self.tipping.est is not None:
             # judged already, or a press is followed to its end, or the pawn whose release
             # tipped the disc is being weighed (``_resolve_pre``): wait for it
             st.gain_judged = st.gain_judged or (self.press_at_tip and bool(st.plateaus))
@@ -205,7 +205,7 @@ class FallReader:
         first = st.plateaus[0]
         if first.n < self.step_n or (self.tip_t is not None and first.t_last <= self.tip_t):
             return []
-        if self.pre_placed:
+        if self.tipping.placed:
             st.gain_judged = True
             if any(id(p) not in st.ids_at_tip for p in pipe.pawns):
                 return []  # the pawn whose release tipped the disc was weighed and placed
@@ -231,7 +231,7 @@ class FallReader:
         px, py = st.press_xy if st.press_xy is not None else (0.0, 0.0)
         ev = self._placed_event(pipe, t, size, gain, px, py)
         ev["confident"] = False
-        self.pre_placed = True
+        self.tipping.placed = True
         st.tip_pawn = pipe.pawns[-1]
         b = self.base
         self.base = (b[0] + gain, b[1] + gain * px, b[2] + gain * py)

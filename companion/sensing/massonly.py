@@ -52,7 +52,7 @@ def loss_after_release_tip(judge: SegmentJudge, pipe: Pipeline, t: int, level: t
     k = max(1, round(PLATEAU_MS / judge.dt))
     vals = sorted(judge.post_press[:k])
     plateau = vals[len(vals) // 2]
-    size = judge._match_size(plateau)
+    size = judge.placing.match_size(plateau)
     lost = plateau - d_f
     if size is None or lost < min_lost_g:
         return None

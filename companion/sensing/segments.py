@@ -17,9 +17,10 @@ from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, h
 from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
 from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
-from companion.sensing.placing import TRAIL_MAX, PawnLocator, PlacementReader
+from companion.sensing.placing import TRAIL_MAX, PawnLocator, Placements
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
+from companion.sensing.tipping import TippingPawn
 from companion.sensing.trace import TraceHeader
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def _apart(values: list[float], tol: float) -> int:
     return bisect_right(list(map(sub, accumulate(tail, max), accumulate(tail, min))), tol)
 
 
-class SegmentJudge(FallReader, PlacementReader):
+class SegmentJudge(FallReader):
     """Per-segment bookkeeping and the decisions taken when the load is still again."""
 
     def __init__(self, header: TraceHeader, settings: SensingSettings, positional: bool) -> None:
@@ -70,6 +71,8 @@ class SegmentJudge(FallReader, PlacementReader):
         self.press_min_g = max(PRESS_MIN_G, PRESS_MIN_PAWNS * max(self.masses.values()))
         dt = 1000.0 / header.rate_hz
         self.dt = dt
+        self.placing = Placements(settings, self.masses, self.layout, positional, self.locator)
+        self.tipping = TippingPawn(self.placing, dt)
         self.level_n = max(settings.level_min_samples, round(settings.level_ms / dt))
         self.tip_settle_n = max(settings.still_min_samples, round(settings.tip_settle_ms / dt))
         self.pre_n = max(3, round(150.0 / dt))
@@ -102,11 +105,9 @@ class SegmentJudge(FallReader, PlacementReader):
         self.cand_unsure = False  # the candidate loss is read with little evidence
         self.cand_released = False  # the candidate level began as a finger let go
         self.cand_break_t: int | None = None  # when a level no release led into moved
-        self.pre_placed = False
+        self.tipping.reset()
         self.press_at_tip = False  # a finger still pressed a pawn when the disc went over
         self.unsure_falls = False  # ... so the falls may include that pawn, weighed only afterwards
-        self.pre_est: float | None = None  # estimated mass of the pawn whose release tipped the disc
-        self.pre_at = (0.0, 0.0)  # ... and where it stands
         self.righted = False  # the disc was seen righting itself after a tip
         self.lost_reported = 0.0  # grams already reported as fallen in this tip
         self.lost_moment = (0.0, 0.0)  # moment the pawns reported fallen had where they stood
@@ -241,13 +242,19 @@ class SegmentJudge(FallReader, PlacementReader):
                 self.post_press = []
         if self.press_w > 0 and len(self.post_press) < 64:
             self.post_press.append(d)
-            if self.press_at_tip and self.cur_ep is None:
-                self._weigh_pressed_at_tip()
+            if self.press_at_tip and self.cur_ep is None and \
+                    self.tipping.weigh_pressed(self.post_press, self._press_point()):
+                # the disc went over while a finger still pressed a pawn (a finger adds tipping
+                # moment, it does not hold the disc): it is weighed now the finger has let go (its
+                # ``placed`` follows at the first quiet moment), and the falls of this tip are not
+                # confident (it may have gone with them before it was weighed)
+                self.press_at_tip = False
+                self.unsure_falls = True
 
     def tipped(self, t: int) -> None:
         """The tip detector fired at ``t``: hand tracking restarts on the tilted disc."""
         self.tip_t = t
-        self.press_at_tip = self.cur_ep is not None and not self.pre_placed
+        self.press_at_tip = self.cur_ep is not None and not self.tipping.placed
         self.cand = None  # a level judged before the disc went over is void (``before_tip`` takes the pawn)
         self.hand_ref = None
         self.first_dev = self.last_dev = None
@@ -268,7 +275,7 @@ class SegmentJudge(FallReader, PlacementReader):
             landed = self._watch_stairs(pipe, t)
             if landed:
                 return landed
-            if self.pre_est is not None:
+            if self.tipping.est is not None:
                 return self._check_pre(pipe, t)
             if self.tip_moment is None:
                 self.tip_moment = pawn_moment(pipe.pawns)
@@ -364,9 +371,11 @@ class SegmentJudge(FallReader, PlacementReader):
             events = self._hand_events(t, t_still) or slid_off(pipe, t, self.layout.radius_mm)
             pipe.end_segment(level)
             return events
-        if d_f > 0 and (self._match_size(d_f) or self._near_size(d_f)) is not None:
+        if d_f > 0 and (self.placing.match_size(d_f) or self.placing.near_size(d_f)) is not None:
             self.cand, self.cand_kind = (level, len(pipe.window(pipe.still_n)[0])), "placed"  # type: ignore[index]
-            self.cand_released = self._released_into(pipe, level[0], pipe.still_n, self._still_tol_f(pipe))
+            self.cand_released = self.placing.released_into(
+                pipe.window_f(pipe.history_n), level[0], pipe.still_n, self._still_tol_f(pipe),
+                pipe.sigma_f(), self.dt)
             self.cand_break_t = None
             return self._maybe_finish(pipe, t)
         held = t - (self.still_since or t)
@@ -435,7 +444,8 @@ class SegmentJudge(FallReader, PlacementReader):
             # puts the load beyond the disc's edge, which no finger on a pawn can (a disc lying tilted)
             base = self._drifted(t)
             level = self.cand[0]
-            if not self._lies_tilted(pipe, level[0] - base[0], level[1] - base[1], level[2] - base[2]):
+            d = (level[0] - base[0], level[1] - base[1], level[2] - base[2])
+            if not self.placing.lies_tilted(self._press(), *d, pipe.tip_threshold()):
                 return None
         return self._finish_cand(pipe, t)
 
@@ -452,12 +462,12 @@ class SegmentJudge(FallReader, PlacementReader):
         d_y = level[2] - base[2]
         events: list[dict] = []
         if kind == "placed":
-            size = self._match_size(d_f)
+            size = self.placing.match_size(d_f)
             unsure = size is None
             if size is None:
-                size = self._near_size(d_f)
+                size = self.placing.near_size(d_f)
             if size is not None:
-                tilted = self._lies_tilted(pipe, d_f, d_x, d_y)
+                tilted = self.placing.lies_tilted(self._press(), d_f, d_x, d_y, pipe.tip_threshold())
                 if tilted:  # the tilted level says nothing of where the pawn stands; the press does
                     px, py = self._press_point()
                 else:
@@ -570,12 +580,12 @@ class SegmentJudge(FallReader, PlacementReader):
             self.tip_floor = level
             self.floor_peak = level[0]
             return None
-        if self.lost_reported <= 0.0 or self.pre_est is not None:
+        if self.lost_reported <= 0.0 or self.tipping.est is not None:
             return None
         if self.floor_peak - level[0] < self.press_min_g:
             return None  # no finger pressed a pawn down (a hand lifting the low rim lets go without)
         d_f = level[0] - floor[0]
-        size = self._match_size(d_f) if d_f > self.zero_tol_g(pipe) else None
+        size = self.placing.match_size(d_f) if d_f > self.zero_tol_g(pipe) else None
         if size is None:
             return None
         d_x, d_y = level[1] - floor[1], level[2] - floor[2]
@@ -591,9 +601,9 @@ class SegmentJudge(FallReader, PlacementReader):
         placed: the decision is revised -- a pawn was set down (pressed too lightly to count as a
         press, the disc wobbling as it settled: read as a tip), and its ``placed`` (not confident)
         is reported now instead of being lost."""
-        if self.pre_placed or self.lost_reported > 0.0 or events or -new_loss <= self.zero_tol_g(pipe):
+        if self.tipping.placed or self.lost_reported > 0.0 or events or -new_loss <= self.zero_tol_g(pipe):
             return []
-        size = self._match_size(d_f)
+        size = self.placing.match_size(d_f)
         if size is None:
             return []
         px, py = self._position(pipe, d_f, d_x, d_y, self.tip_settle_n)
@@ -603,11 +613,61 @@ class SegmentJudge(FallReader, PlacementReader):
 
     def flush(self, pipe: Pipeline, t: int) -> list[dict]:
         """End of stream inside a segment: finish a pending candidate (no guessing otherwise)."""
-        if self.pre_est is not None:
+        if self.tipping.est is not None:
             return self._resolve_pre(pipe, t, None)
         if self.cand is not None:
             return self._finish_cand(pipe, t)
         return []
+
+    # ---------------------------------------------------------------- placements (``placing``, ``tipping``)
+    def _press_point(self) -> tuple[float, float]:
+        """Where the finger pressed (the strongest press of the segment; ``press_w`` > 0)."""
+        return self.press_x / self.press_w, self.press_y / self.press_w
+
+    def _press(self) -> tuple[float, float] | None:
+        """The press point, or None when the segment had no press."""
+        return self._press_point() if self.press_w > 0 else None
+
+    def _position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float, n: int) -> tuple[float, float]:
+        """Where the pawn of a step stands (``Placements.position``, from this segment's readings)."""
+        return self.placing.position(self.trail, d_f, d_x, d_y, n, pipe.sigma_f(), pipe.sigma_m())
+
+    def _placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
+        """The ``placed`` event (``Placements.placed_event``), the pawn added to the pipeline's list."""
+        ev, pawn = self.placing.placed_event(t, size, mass, x, y)
+        self.placed_t = t
+        pipe.pawns.append(pawn)
+        return ev
+
+    def before_tip(self, pipe: Pipeline, t: int) -> list[dict]:
+        """Called as ``tipped`` is reported: the pawn a finger had just set down (its release
+        tipped the disc) is estimated (``TippingPawn.at_tip``); its ``placed`` waits."""
+        tp = self.tipping
+        if tp.placed:
+            return []
+        cand = self.cand[0] if self.cand is not None and self.cand_kind == "placed" else None
+        tp.at_tip(self._press(), self.post_press, cand, self._drifted(t))
+        return []
+
+    def _check_pre(self, pipe: Pipeline, t: int) -> list[dict] | None:
+        """While the tipping pawn is pending: wait for a short quiet stretch of the total force."""
+        tip_t = self.tip_t if self.tip_t is not None else t
+        tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
+        now, level = TippingPawn.quiet(pipe.window(self.pre_n), t, tip_t, tol)
+        return self._resolve_pre(pipe, t, level) if now else None
+
+    def _resolve_pre(self, pipe: Pipeline, t: int, level: tuple[float, float, float] | None) -> list[dict]:
+        """Emit the ``placed`` of the pawn that tipped the disc (``TippingPawn.reading``); the
+        falls are read from the base with it."""
+        read = self.tipping.reading(level, self._drifted(t), self.trail, pipe.sigma_f(), pipe.sigma_m())
+        if read is None:
+            return []
+        size, f, px, py, confident = read
+        ev = self._placed_event(pipe, t, size, f, px, py)
+        if not confident:
+            ev["confident"] = False
+        self.base = (self.base[0] + f, self.base[1] + f * px, self.base[2] + f * py)
+        return [ev]
 
     # ---------------------------------------------------------------- helpers
     def _hand_events(self, t: int, t_still: int) -> list[dict]:
