@@ -15,6 +15,8 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from companion.sensing.decomposing import TILTED_ERR_G, LossReader
+from companion.sensing.doubts import DOUBT_HOLDS, Doubts
 from companion.sensing.explain import went_over
 from companion.sensing.falls import (
     CONFIDENT_P,
@@ -25,7 +27,6 @@ from companion.sensing.falls import (
     Decomposition,
     Pawn,
     decompose,
-    decompose_steps,
     prefer_steps,
     weighed_falls,
 )
@@ -38,37 +39,14 @@ if TYPE_CHECKING:
     from companion.sensing.tipping import TippingPawn
 
 BASE_PICKUP_INSIDE_MM = 3.0  # a pick-up this far inside the disc's edge may still be off the base plate
-TILTED_ERR_G = 0.3  # error of a level of the tilted disc, as of a step's plateau
 WEIGHED_LAY_OVER = 2.0  # tilt excursion (in tip thresholds) of a disc that lay over far enough to shed pawns
 FINGER_LEAVES_MS = 3000.0  # a finger resting on a pawn just placed lets go within this of its `placed`
 FINGER_AT_PAWN_MM = 25.0  # ... and it leaves from where that pawn stands (a finger's aim, the pawn's size)
-SLIDE_FROM_FRACTION = 0.8  # a pawn slides off a level disc by itself only from its rim (of the radius)
 TIP_PRESS_LOOKBACK_MS = 250.0  # how far back before a tip the load of a pawn set down is looked for
 RISE_LOOKBACK_MS = 1000.0  # how far back before a tip a load set down (and maybe gone since) is looked for
 RISE_MIN_MS = 60.0  # ... standing at least this long (a knock's swing is shorter)
 TIP_TRANSIENT_MS = 40.0  # the last readings before the tip fired already show the disc moving
-# pawn subsets scored by all the decompositions of one sample together: the bound on the cost of
-# one ``feed()`` (a pick costs ~4 us here; one loss over 30-40 pawns asked for 4-6 decompositions
-# of up to 2,000 picks each, 24 ms). Past it, each further count vector gets its likeliest pick.
-PICKS_PER_FEED = 2000
 
-# The probability that a fall reading holds although its evidence may be incomplete in one way
-# (the name of each doubt is in the ``fell``'s "doubts"), by the share of exactly right fall
-# episodes with that doubt on the tuned families (simfamily pedestal-sync, pedestal-free,
-# pivot-spring, sim, sim_alt; 80 and 10 Hz, 4 and 3 cells; Laplace's rule, 2026-12-02):
-# "weighed" is a pawn read from the moment or a landing on the base plate, "set_down" a pawn
-# that tipped the disc and left before it was weighed (``_set_down_and_gone``).
-DOUBT_HOLDS = {
-    "misfit": 0.33,  # 2 of 7
-    "slow": 0.47,  # 24 of 51 (10 Hz)
-    "unweighed": 0.29,  # 1 of 5
-    "landings": 0.67,  # 3 of 4
-    "size": 0.31,  # 7 of 24
-    "unseen": 0.5,  # none seen: no evidence either way
-    "inside": 0.2,  # 0 of 3
-    "weighed": 0.4,  # 3 of 8
-    "set_down": 0.45,  # 4 of 9
-}
 
 
 class FallReader:
@@ -94,9 +72,8 @@ class FallReader:
     back_t: int | None
     last_loss_t: int
     righted: bool
-    dec_memo: dict
-    picks_t: int = -1  # the sample whose decompositions ``picks_left`` counts
-    picks_left: int = PICKS_PER_FEED
+    losses: LossReader
+    doubts: Doubts
     placed_t: int
     loss_t: int = -10**9  # when the last loss off a level disc was read (the base went down then)
     unsure_falls: bool
@@ -407,52 +384,26 @@ class FallReader:
         norm = math.hypot(mx, my)
         return (mx / norm, my / norm) if norm > 1e-6 else None
 
-    def _decompose(self, pipe: Pipeline, lost: float | list[float],  # noqa: ANN202
-                   moment: tuple[float, float] | None):
-        # the loss is the difference of two levels averaged over a few samples (few at 10 Hz);
-        # a list is the steps of the staircase after a tip (shorter plateaus)
-        n = self.step_n if isinstance(lost, list) else self.fall_n
-        sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / n)))
-        if not isinstance(lost, list) and self.tip_t is not None and not self.righted:
-            # a level of the disc still lying on its stop: it rebounds as pawns leave and rocks
-            # after a knock, so the level is biased like a step's plateau
-            sigma = math.hypot(sigma, TILTED_ERR_G)
-        toward = self._toward(pipe)
-        # bounded cost: a level that is not explained yet is judged again on every sample, and
-        # the reading of the same loss (to 0.02 g, 10 g*mm) of the same pawns is not re-run
-        key = (tuple(round(v / 0.02) for v in lost) if isinstance(lost, list) else round(lost / 0.02),
-               None if moment is None else (round(moment[0] / 10.0), round(moment[1] / 10.0)),
-               tuple(map(id, pipe.pawns)), round(sigma, 3),
-               None if toward is None else (round(toward[0], 3), round(toward[1], 3)))
-        memo = self.dec_memo
-        if key in memo:
-            return memo[key]
-        if len(memo) > 64:
-            memo.clear()
-        budget = self.picks_budget(pipe)
-        if isinstance(lost, list):
-            dec = decompose_steps(lost, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
-                                  radius_mm=self.layout.radius_mm, max_picks=budget)
-        else:
-            dec = decompose(lost, moment, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
-                            radius_mm=self.layout.radius_mm, max_picks=budget)
-        self.spend_picks(dec)
-        memo[key] = dec
-        return dec
+    def _decompose(self, pipe: Pipeline, lost: float | list[float],
+                   moment: tuple[float, float] | None) -> Decomposition | None:
+        """The pawns a loss is (``LossReader.read``; a list: the steps of the staircase after a tip)."""
+        tilted = self.tip_t is not None and not self.righted
+        return self.losses.read(lost, moment, pipe.pawns, pipe.sigma_f(), tilted, self._toward(pipe),
+                                self._sample_t(pipe))
+
+    @staticmethod
+    def _sample_t(pipe: Pipeline) -> int:
+        """The time of the pipeline's latest sample (-1 before any)."""
+        w = pipe.window(1)
+        return w[3][-1] if w is not None else -1
 
     def picks_budget(self, pipe: Pipeline) -> int:
-        """Pawn subsets the decompositions of this sample may still score (``PICKS_PER_FEED``)."""
-        w = pipe.window(1)
-        t = w[3][-1] if w is not None else -1
-        if t != self.picks_t:
-            self.picks_t = t
-            self.picks_left = PICKS_PER_FEED
-        return max(0, self.picks_left)
+        """Pawn subsets the decompositions of this sample may still score (``LossReader.budget``)."""
+        return self.losses.budget(self._sample_t(pipe))
 
     def spend_picks(self, dec: Decomposition | None) -> None:
         """Count a decomposition's picks against this sample's budget."""
-        if dec is not None:
-            self.picks_left -= dec.picks
+        self.losses.spend(dec)
 
     def _loss_events(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
                      removed: bool) -> list[dict]:
@@ -483,11 +434,9 @@ class FallReader:
             steps = self.stairs.steps(lost)
             self.stairs.reported()
             if len(steps) > 1:
-                sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / self.fall_n)))
-                if not self.righted:
-                    # the total is a level of the disc still lying on its stop: it rebounds as
-                    # pawns leave, so the level is biased like a step's plateau
-                    sigma = math.hypot(sigma, TILTED_ERR_G)
+                # the total is a level of the disc still lying on its stop unless it righted:
+                # it rebounds as pawns leave, so the level is biased like a step's plateau
+                sigma = self.losses.sigma(pipe.sigma_f(), False, not self.righted)
                 dec = prefer_steps(lost, dec, self._decompose(pipe, steps, None), sigma)
         if dec is None:
             if lost < 0.6 * min(self.masses.values()):
@@ -506,7 +455,9 @@ class FallReader:
             ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
         else:
             ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
-        doubts = self._doubts(dec, removed, unseen)
+        doubts = self.doubts.of(dec, removed, unseen, tipped=self.tip_t is not None,
+                                watch_dips=self.stairs.watch_dips, unsure_falls=self.unsure_falls,
+                                landings=self.stairs.landings)
         posterior = dec.posterior * math.prod(doubts.values())
         if ev["event"] == "fell":
             ev["posterior"] = round(posterior, 3)  # of these counts, with what the evidence may lack
@@ -529,38 +480,6 @@ class FallReader:
             ev["confident"] = False
         pipe.tip_episode_over(t)
         return [{"event": "tipped", "t_ms": t, "late": True}, *falls, {"event": "settled", "t_ms": t}]
-
-    def _doubts(self, dec: Decomposition, removed: bool, unseen: bool) -> dict[str, float]:
-        """What the decomposition's posterior leaves out: the ways the evidence it was given may be
-        incomplete, each with the probability that a reading holds all the same (``DOUBT_HOLDS``).
-        The posterior reported is the decomposition's times these, so that ``confident`` is one
-        rule (posterior >= ``CONFIDENT_P``) on a probability that means what it says."""
-        out: dict[str, float] = {}
-        if not dec.confident and dec.posterior >= CONFIDENT_P:
-            out["misfit"] = DOUBT_HOLDS["misfit"]  # no count vector fits the mass well, or the steps disagree
-        if self.tip_t is not None:
-            if not self.stairs.watch_dips:
-                # at a slow rate one reading spans a pawn's flight onto the base plate (it stays
-                # weighed) or several falls: the counts cannot be singled out
-                out["slow"] = DOUBT_HOLDS["slow"]
-            if self.unsure_falls:
-                out["unweighed"] = DOUBT_HOLDS["unweighed"]  # a pawn set down may have gone unweighed
-            if self.stairs.landings:
-                # pawns were seen landing on the base plate without being read (they may stay or
-                # roll off later)
-                out["landings"] = DOUBT_HOLDS["landings"]
-        if any(self._size_unsure(p) for p in dec.pawns):
-            # a pawn taken was weighed at its placement as no size really (a finger, two pawns, a
-            # tilted disc): what it is, and so what fell, rests on that reading
-            out["size"] = DOUBT_HOLDS["size"]
-        if unseen:
-            out["unseen"] = DOUBT_HOLDS["unseen"]
-        elif self.tip_t is None and not removed and not self._slid_from_rim(dec):
-            # no tip was seen and no pinch lifted it, but a level disc loses a pawn by itself only
-            # over its rim: a pawn from further in left a disc that tilted unseen (more may have
-            # gone onto the base plate), or the loss is no pawn at all (a finger leaving)
-            out["inside"] = DOUBT_HOLDS["inside"]
-        return out
 
     def _finger_left(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None) -> bool:
         """Was a loss with no tip and no pinch the finger of the last placement leaving, not a pawn?
@@ -589,18 +508,3 @@ class FallReader:
         size = min(self.masses, key=lambda k: abs(math.log(rest / self.masses[k])))
         pipe.pawns[-1] = Pawn(size, rest, last.x_mm, last.y_mm)
         return True
-
-    def _size_unsure(self, pawn: Pawn) -> bool:
-        """Does a tracked pawn's measured mass fit no size (beyond the size tolerance a placement is
-        matched with: its ``placed`` named the nearest size, not confident)?"""
-        nominal = self.masses[pawn.size]
-        return abs(pawn.mass_g - nominal) > max(self.s.pawn_tol_min_g, self.s.pawn_tol_frac * nominal)
-
-    def _slid_from_rim(self, dec: Decomposition) -> bool:
-        """Did every pawn of a reading stand where a pawn slides off a level disc alone (near the
-        rim)? Unknown without positions (one cell): then the reading has only the mass."""
-        if not self.positional or not dec.pawns:
-            return False
-        return all(p.x_mm is not None and p.y_mm is not None
-                   and math.hypot(p.x_mm, p.y_mm) >= SLIDE_FROM_FRACTION * self.layout.radius_mm
-                   for p in dec.pawns)

@@ -13,6 +13,8 @@ from itertools import accumulate
 from operator import sub
 from typing import TYPE_CHECKING
 
+from companion.sensing.decomposing import LossReader
+from companion.sensing.doubts import Doubts
 from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold
 from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
@@ -20,6 +22,7 @@ from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
 from companion.sensing.placing import TRAIL_MAX, PawnLocator, Placements
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
+from companion.sensing.tipepisode import judge_tip
 from companion.sensing.tipping import TippingPawn
 from companion.sensing.trace import TraceHeader
 
@@ -27,23 +30,17 @@ if TYPE_CHECKING:
     from companion.sensing.pipeline import Pipeline
 
 PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, pinch or hand) ...
-LEVEL_FRACTION = 0.4  # level again: the moment within this share of the tilt excursion ...
-LEVEL_MIN_GMM = 150.0  # ... or this much of where the remaining pawns put it
 LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slide-off or a removal
 HAND_WITH_LOSS_MS = 1200.0  # a sustained press this long next to a loss is a hand (pinches last up to ~1 s)
-SET_LEVEL_FROM_MS = 50.0  # sample spacing from which a level disc after lying over settles at once
-SET_DOWN_FRACTION = 0.75  # a disc lying over moved back this far: set level (see ``_judge_tip``)
 RETURN_MS = 40.0  # after a tip, a hand-like run has come back once the force stays back this long
 PRESS_APART_MS = 250.0  # presses this far apart set down different pawns
 PRESS_MIN_MS = 60.0  # ... and a press lasts this long (a knocked table swings for less)
-LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over: its tilt excursion reached this many tip thresholds
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
 # a still level that did not begin with a finger letting go (a light finger, a few grams, may rest
 # on the pawn as steadily as a pawn stands) is the pawn only once it has lasted longer than such a
 # touch does -- as long as "never deaf" allows (every level explained within a second)
 RELEASE_UNSEEN_MS = 1000.0
 PRE_TRIGGER_MS = 150.0  # a press is summed from this long before its trigger (the old level)
-TIP_DECIDE_MS = 3000.0  # a tip episode still open this long after the tip (or its last loss) ends
 BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much later tells why
 
 Window = tuple[list[float], list[float], list[float], list[int]]  # force, moments, times (oldest first)
@@ -79,6 +76,8 @@ class SegmentJudge(FallReader):
         self.pre_trigger_n = max(2, round(PRE_TRIGGER_MS / dt))
         self.fall_n = max(3, round(250.0 / dt))
         self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
+        self.losses = LossReader(self.masses, header.layout.radius_mm, self.fall_n, self.step_n)
+        self.doubts = Doubts(settings, self.masses, positional, header.layout.radius_mm)
         self.placed_t = -10**9  # when the last ``placed`` was reported
         self._reset(0, (0.0, 0.0, 0.0))
 
@@ -126,7 +125,7 @@ class SegmentJudge(FallReader):
         self.cur_ep: list | None = None
         self.stairs = Staircase(0.45 * self.masses["small"], self.dt)
         self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
-        self.dec_memo: dict = {}  # readings of losses already decomposed in this segment (fallwatch)
+        self.losses.new_segment()  # readings of losses already decomposed are this segment's
         self.unstill: tuple[int, float, float] | None = None  # see ``_still_window``
 
     def _still_tol_f(self, pipe: Pipeline) -> float:
@@ -325,7 +324,7 @@ class SegmentJudge(FallReader):
             self.cand_break_t = None
             return self._maybe_finish(pipe, t)
         if tipped:
-            return self._judge_tip(pipe, t, level)
+            return judge_tip(self, pipe, t, level)
         return self._judge(pipe, t, level, ts[0])
 
     def _still_window(self, pipe: Pipeline, n: int, tol_f: float) -> Window | None:
@@ -493,123 +492,6 @@ class SegmentJudge(FallReader):
                 events.extend(self._hand_events(t, t)[:1])  # a hand held the disc, then pawns went
         pipe.end_segment(level)
         return events
-
-    def _judge_tip(self, pipe: Pipeline, t: int, level: tuple[float, float, float]) -> list[dict] | None:
-        """After a tip: report falls as the load goes still (the disc may still lie tilted), and
-        ``settled`` once the disc has righted itself (or has lain still for a long time)."""
-        resumed = self._play_resumed(pipe, t, level)
-        real_level = level
-        if resumed is not None:
-            level = self.tip_floor  # type: ignore[assignment]  # the episode is judged without the new pawn
-        base = self._drifted(t)
-        d_f = level[0] - base[0]
-        d_x, d_y = level[1] - base[1], level[2] - base[2]
-        # level again when the moment is back where the pawns left on the disc put it (the pawns
-        # reported fallen taken away from where they stood): the tilt excursion has gone
-        off = math.hypot(d_x + self.lost_moment[0], d_y + self.lost_moment[1])
-        new_loss = -d_f - self.lost_reported
-        level_now = off < max(LEVEL_MIN_GMM, LEVEL_FRACTION * self.exc_max) + \
-            self.lever_mm * max(0.0, new_loss)
-        level_ok = self.righted and level_now
-        held = t - (self.still_since or t)
-        events: list[dict] = []
-        lay_over = self.exc_max >= LAY_OVER_THRESHOLDS * pipe.tip_threshold()
-        # at 10-20 Hz, a disc seen lying over that is level again and still was set level (by a
-        # hand, whose lift hides the righting): no need to wait as for a disc that may still lie
-        # tilted. (At higher rates the wait lets pawns still sliding on the disc fall and be seen.)
-        set_level = level_now and lay_over and self.dt >= SET_LEVEL_FROM_MS
-        # a disc seen lying still over, that moved back most of the way and is still again, with
-        # no mass lost: set level by a hand, with pawns lying on the base plate (still weighed,
-        # their moment now just outside the disc's edge, so the level is not where the tracked
-        # pawns put it)
-        set_down = (lay_over and not level_now and new_loss <= self.zero_tol_g(pipe)
-                    and self.lost_reported == 0.0 and off < SET_DOWN_FRACTION * self.off_tilted)
-        if not level_now:
-            self.off_tilted = max(self.off_tilted, off)
-        # never deaf: a disc still but not level is taken as settled once it has lain so for
-        # ``tip_max_unlevel_ms``. Play going on (pawns set down, a vibrating floor) keeps breaking
-        # that stillness, so unless the disc was seen lying over (then a player's hand will right
-        # it, part of the tip), the wait is also bounded from the tip or the last loss it saw
-        waited = t - max(self.tip_t_ms, self.last_loss_t)
-        if not level_ok and not set_level and not set_down and held < self.s.tip_max_unlevel_ms \
-                and (lay_over or waited < TIP_DECIDE_MS) and resumed is None:
-            return None
-        if new_loss > self.zero_tol_g(pipe):
-            moment = (-d_x, -d_y) if level_ok and self.lost_reported == 0.0 else None
-            loss = self._loss_events(pipe, t, new_loss, moment, removed=False)
-            if loss and not level_ok:
-                loss[-1]["confident"] = False
-            events.extend(loss)
-        # a disc seen lying over that is level again after a hand-like run was set level by the
-        # player (a hand lifting its low rim, then letting go; its lift moves the load back in,
-        # like a disc righting itself): part of the tip, not a hand on the disc. A hand on a
-        # disc that was never seen lying over, or that stays tilted, is still a hand.
-        hand = [] if lay_over and level_now else self._hand_events(t, t)
-        if (level_ok or (level_now and lay_over) or set_down) and not events and self.lost_reported == 0.0:
-            # level again without losing any mass: impossible unless pawns slid off onto the
-            # base plate (the pawns left on it must hold less than its limit). The same holds
-            # when a hand set the disc level (its righting hidden by the hand; lifting a nearly
-            # balanced disc takes grams) and let go, provided the disc was seen lying over:
-            # otherwise the "tip" may have been a knock, and no fall is invented. And when a
-            # hand set it level with pawns lying on the base plate (``set_down``)
-            events.extend(self._weighed_falls(pipe, t))
-        events.extend(self._gained_pawn(pipe, t, d_f, d_x, d_y, new_loss, events))
-        events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
-        events.append({"event": "settled", "t_ms": t})
-        pipe.base_pawns.extend(self.on_base)  # still on the platform (weighed), not on the disc
-        self.on_base = []
-        if resumed is not None:
-            size, x, y, mass = resumed
-            placed = self._placed_event(pipe, t, size, mass, x, y)
-            placed["confident"] = False
-            events.append(placed)
-        pipe.end_segment(real_level)
-        pipe.tip_episode_over(t)
-        return events
-
-    def _play_resumed(self, pipe: Pipeline, t: int, level: tuple[float, float, float]
-                      ) -> tuple[str, float, float, float] | None:
-        """After a tip's losses, a still level heavier than the lightest one since by a pawn,
-        after a finger's press: a pawn was set down, so the players have gone on (the disc
-        righted itself unseen, or the losses were read wrong). The episode ends, judged on the
-        lighter level, and the pawn is reported (size, x, y, mass; not confident: read from the
-        levels alone). Falls never add weight, and a pawn landing on the base plate is weighed
-        again before the disc is still."""
-        floor = self.tip_floor
-        if floor is None or level[0] < floor[0]:
-            self.tip_floor = level
-            self.floor_peak = level[0]
-            return None
-        if self.lost_reported <= 0.0 or self.tipping.est is not None:
-            return None
-        if self.floor_peak - level[0] < self.press_min_g:
-            return None  # no finger pressed a pawn down (a hand lifting the low rim lets go without)
-        d_f = level[0] - floor[0]
-        size = self.placing.match_size(d_f) if d_f > self.zero_tol_g(pipe) else None
-        if size is None:
-            return None
-        d_x, d_y = level[1] - floor[1], level[2] - floor[2]
-        if not self.positional:
-            return size, 0.0, 0.0, d_f
-        x, y, _ = self.locator.level(d_f, d_x, d_y, self.tip_settle_n, pipe.sigma_f(), pipe.sigma_m(),
-                                     self.masses[size])
-        return size, x, y, d_f
-
-    def _gained_pawn(self, pipe: Pipeline, t: int, d_f: float, d_x: float, d_y: float, new_loss: float,
-                     events: list[dict]) -> list[dict]:
-        """A tip episode ends with one pawn more on the disc than before, none lost and none
-        placed: the decision is revised -- a pawn was set down (pressed too lightly to count as a
-        press, the disc wobbling as it settled: read as a tip), and its ``placed`` (not confident)
-        is reported now instead of being lost."""
-        if self.tipping.placed or self.lost_reported > 0.0 or events or -new_loss <= self.zero_tol_g(pipe):
-            return []
-        size = self.placing.match_size(d_f)
-        if size is None:
-            return []
-        px, py = self._position(pipe, d_f, d_x, d_y, self.tip_settle_n)
-        ev = self._placed_event(pipe, t, size, d_f, px, py)
-        ev["confident"] = False
-        return [ev]
 
     def flush(self, pipe: Pipeline, t: int) -> list[dict]:
         """End of stream inside a segment: finish a pending candidate (no guessing otherwise)."""
