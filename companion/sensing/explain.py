@@ -15,6 +15,9 @@ the level to come back, deaf to every placement meanwhile. Now, once the level h
   time since the change began) and ``settled``. A loss held open for ``HELD_EXPIRY_MS`` that
   never came back is reported as the pawns its mass fits (``fell``, not confident).
 
+And a small still level that fits no pawn well, once it has lasted (``unexplained``): the
+nearest pawn, not confident, or a hand, or nothing.
+
 Pure functions of the segment judge and the pipeline, like ``massonly.py``.
 """
 
@@ -197,3 +200,24 @@ def held_expired(judge: SegmentJudge, pipe: Pipeline, t: int) -> list[dict]:
         pipe.pawns.remove(p)
     return [{"event": "fell", "t_ms": t, "pawns": {k: dec.counts.get(k, 0) for k in SIZES},
              "mass_g": round(lost, 2), "confident": False}]
+
+
+def unexplained(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
+                level: tuple[float, float, float]) -> list[dict]:
+    """A new still level that fits no pawn well. Pawn-sized and after a press: the nearest
+    pawn, marked not confident (the table is asked to confirm); otherwise a hand or nothing."""
+    base = judge._drifted(t)
+    d_f = level[0] - base[0]
+    lo, hi = 0.6 * min(judge.masses.values()), 1.3 * max(judge.masses.values())
+    if lo <= abs(d_f) <= hi:
+        size = min(judge.masses, key=lambda k: abs(math.log(abs(d_f) / judge.masses[k])))
+        if d_f > 0 and judge.press_w > 0:
+            d_x, d_y = level[1] - base[1], level[2] - base[2]
+            px, py = judge._position(pipe, d_f, d_x, d_y, pipe.still_n)
+            ev = judge._placed_event(pipe, t, size, d_f, px, py)
+            ev["confident"] = False
+            return [ev]
+        if d_f < 0:
+            return [{"event": "fell", "t_ms": t, "pawns": {k: int(k == size) for k in SIZES},
+                     "mass_g": round(-d_f, 2), "confident": False}]
+    return judge._hand_events(t, t_still)

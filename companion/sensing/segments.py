@@ -8,20 +8,18 @@ its peaks, the finger press, a tip, and the still level at the end, and decides 
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
-from itertools import accumulate
-from operator import sub
 from typing import TYPE_CHECKING
 
 from companion.sensing.decomposing import LossReader
 from companion.sensing.doubts import Doubts
-from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold
+from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold, unexplained
 from companion.sensing.falls import SIZES, Pawn, pawn_moment
 from companion.sensing.fallwatch import FallReader, Staircase
 from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
 from companion.sensing.placing import TRAIL_MAX, PawnLocator, Placements
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
+from companion.sensing.stillwindow import StillWindow
 from companion.sensing.tipepisode import judge_tip
 from companion.sensing.tipping import TippingPawn
 from companion.sensing.trace import TraceHeader
@@ -43,15 +41,6 @@ RELEASE_UNSEEN_MS = 1000.0
 PRE_TRIGGER_MS = 150.0  # a press is summed from this long before its trigger (the old level)
 BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much later tells why
 
-Window = tuple[list[float], list[float], list[float], list[int]]  # force, moments, times (oldest first)
-
-
-def _apart(values: list[float], tol: float) -> int:
-    """How far back (0: the latest) the most recent reading lies that is more than ``tol`` apart
-    from a later one (``len(values)`` if none is): the ranges of ever longer tails of the window
-    only grow, so the first that exceeds ``tol`` is found by bisection."""
-    tail = values[::-1]
-    return bisect_right(list(map(sub, accumulate(tail, max), accumulate(tail, min))), tol)
 
 
 class SegmentJudge(FallReader):
@@ -78,6 +67,7 @@ class SegmentJudge(FallReader):
         self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
         self.losses = LossReader(self.masses, header.layout.radius_mm, self.fall_n, self.step_n)
         self.doubts = Doubts(settings, self.masses, positional, header.layout.radius_mm)
+        self.stillness = StillWindow(settings, positional)
         self.placed_t = -10**9  # when the last ``placed`` was reported
         self._reset(0, (0.0, 0.0, 0.0))
 
@@ -126,7 +116,7 @@ class SegmentJudge(FallReader):
         self.stairs = Staircase(0.45 * self.masses["small"], self.dt)
         self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
         self.losses.new_segment()  # readings of losses already decomposed are this segment's
-        self.unstill: tuple[int, float, float] | None = None  # see ``_still_window``
+        self.stillness.reset()
 
     def _still_tol_f(self, pipe: Pipeline) -> float:
         """Range of the total force within which a window counts as still."""
@@ -293,7 +283,7 @@ class SegmentJudge(FallReader):
         if pipe.history_n < n:
             return None
         tol_f = self._still_tol_f(pipe)
-        window = self._still_window(pipe, n, tol_f)
+        window = self.stillness.window(pipe, n, tol_f)
         still = window is not None
         if not still:
             self.still_since = None
@@ -326,30 +316,6 @@ class SegmentJudge(FallReader):
         if tipped:
             return judge_tip(self, pipe, t, level)
         return self._judge(pipe, t, level, ts[0])
-
-    def _still_window(self, pipe: Pipeline, n: int, tol_f: float) -> Window | None:
-        """The last ``n`` samples (force, moments, times) if they are still -- the force within
-        ``tol_f``, the moments within their tolerance -- else None. A window that was not still
-        holds two readings too far apart; while the older one is in the window it cannot be
-        still, and the test is not run again (``unstill``: that reading's sample count)."""
-        count = pipe.sample_count
-        tol_m = max(150.0, self.s.still_tol_sigmas * pipe.sigma_m())
-        u = self.unstill
-        if u is not None and u[0] > count - n and u[1] == tol_f and u[2] == tol_m:
-            return None
-        fs = pipe.window_f(n)
-        assert fs is not None
-        still = max(fs) - min(fs) <= tol_f
-        if not still:
-            self.unstill = (count - _apart(fs, tol_f), tol_f, tol_m)
-            return None
-        # the moments only when the force is still (the usual case inside a press is not)
-        _, xs, ys, ts = pipe.window(n)  # type: ignore[misc]
-        still = not self.positional or (max(xs) - min(xs) <= tol_m and max(ys) - min(ys) <= tol_m)
-        if not still:
-            self.unstill = (count - min(_apart(xs, tol_m), _apart(ys, tol_m)), tol_f, tol_m)
-            return None
-        return fs, xs, ys, ts
 
     def _judge(self, pipe: Pipeline, t: int, level: tuple[float, float, float],
                t_still: int) -> list[dict] | None:
@@ -400,30 +366,10 @@ class SegmentJudge(FallReader):
             held = max(held, 2000)  # a light loss no missed tip explains: one pawn, not confident
         # a small unexplained level: a slow change, or a pawn that fits no size well
         if held >= 2000.0:
-            events = self._unexplained(pipe, t, t_still, level)
+            events = unexplained(self, pipe, t, t_still, level)
             pipe.end_segment(level)
             return events
         return None
-
-    def _unexplained(self, pipe: Pipeline, t: int, t_still: int,
-                     level: tuple[float, float, float]) -> list[dict]:
-        """A new still level that fits no pawn well. Pawn-sized and after a press: the nearest
-        pawn, marked not confident (the table is asked to confirm); otherwise a hand or nothing."""
-        base = self._drifted(t)
-        d_f = level[0] - base[0]
-        lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
-        if lo <= abs(d_f) <= hi:
-            size = min(self.masses, key=lambda k: abs(math.log(abs(d_f) / self.masses[k])))
-            if d_f > 0 and self.press_w > 0:
-                d_x, d_y = level[1] - base[1], level[2] - base[2]
-                px, py = self._position(pipe, d_f, d_x, d_y, pipe.still_n)
-                ev = self._placed_event(pipe, t, size, d_f, px, py)
-                ev["confident"] = False
-                return [ev]
-            if d_f < 0:
-                return [{"event": "fell", "t_ms": t, "pawns": {k: int(k == size) for k in SIZES},
-                         "mass_g": round(-d_f, 2), "confident": False}]
-        return self._hand_events(t, t_still)
 
     def _plausible_loss(self, pipe: Pipeline, lost: float, count: int, held: int) -> bool:
         """Can a level ``lost`` grams below the base, with no tip, be pawns leaving? Not more mass
