@@ -64,13 +64,13 @@ def loss_after_release_tip(judge: SegmentJudge, pipe: Pipeline, t: int, level: t
         if len(judge.post_press) < n or min(judge.post_press[:n]) < 0.6 * plateau:
             return None
         x, y = judge._press_point()
-    return _tip(judge, pipe, t, level, lost, [judge._placed_event(pipe, t, size, plateau, x, y)])
+    return _tip(judge, pipe, t, level, lost, [judge.placed_event(pipe, t, size, plateau, x, y)])
 
 
 def _tip(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float], lost: float,
          events: list[dict]) -> list[dict]:
     events.append({"event": "tipped", "t_ms": t})
-    falls = judge._loss_events(pipe, t, lost, None, removed=False)
+    falls = judge.falls.loss_events(pipe, t, lost, None, removed=False)
     for ev in falls:
         ev["confident"] = False
     events.extend(falls)

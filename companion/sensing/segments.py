@@ -10,11 +10,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from companion.sensing.decomposing import LossReader
-from companion.sensing.doubts import Doubts
 from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold, unexplained
-from companion.sensing.falls import SIZES, Pawn, pawn_moment
-from companion.sensing.fallwatch import FallReader, Staircase
+from companion.sensing.falls import SIZES, pawn_moment
+from companion.sensing.fallwatch import FallWatch
 from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
 from companion.sensing.placing import TRAIL_MAX, PawnLocator, Placements
 from companion.sensing.settings import SensingSettings
@@ -43,7 +41,7 @@ BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much 
 
 
 
-class SegmentJudge(FallReader):
+class SegmentJudge:
     """Per-segment bookkeeping and the decisions taken when the load is still again."""
 
     def __init__(self, header: TraceHeader, settings: SensingSettings, positional: bool) -> None:
@@ -65,8 +63,8 @@ class SegmentJudge(FallReader):
         self.pre_trigger_n = max(2, round(PRE_TRIGGER_MS / dt))
         self.fall_n = max(3, round(250.0 / dt))
         self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
-        self.losses = LossReader(self.masses, header.layout.radius_mm, self.fall_n, self.step_n)
-        self.doubts = Doubts(settings, self.masses, positional, header.layout.radius_mm)
+        self.falls = FallWatch(self, settings, self.masses, self.layout, positional, dt, self.fall_n,
+                               self.step_n)
         self.stillness = StillWindow(settings, positional)
         self.placed_t = -10**9  # when the last ``placed`` was reported
         self._reset(0, (0.0, 0.0, 0.0))
@@ -98,24 +96,18 @@ class SegmentJudge(FallReader):
         self.press_at_tip = False  # a finger still pressed a pawn when the disc went over
         self.unsure_falls = False  # ... so the falls may include that pawn, weighed only afterwards
         self.righted = False  # the disc was seen righting itself after a tip
-        self.lost_reported = 0.0  # grams already reported as fallen in this tip
-        self.lost_moment = (0.0, 0.0)  # moment the pawns reported fallen had where they stood
         self.exc_max = 0.0  # largest excess moment seen since the tip (the tilt excursion)
         self.seg_exc_max = 0.0  # ... and before any tip: the disc's own mass moved (``explain.py``)
         self.off_tilted = 0.0  # largest offset from level of the disc lying still after the tip
         self.exc_peak_t = t  # when it was reached
-        self.tip_moment: tuple[float, float] | None = None  # tracked pawns' moment when it tipped
         self.hand_ref: float | None = None  # quiet level of the tilted disc (hands after a tip)
         self.tip_floor: tuple[float, float, float] | None = None  # lightest still level since the tip
         self.floor_peak = -math.inf  # largest force since that level
-        self.last_loss_t = -1
         self.slope = (0.0, 0.0, 0.0)
         self.post_press: list[float] = []
         self.trail: list[tuple[float, float, float]] = []  # (F, Mx, My) above the base, before a tip
         self.cur_ep: list | None = None
-        self.stairs = Staircase(0.45 * self.masses["small"], self.dt)
-        self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
-        self.losses.new_segment()  # readings of losses already decomposed are this segment's
+        self.falls.reset()  # the fall state (staircase, pawns on the base plate, losses reported)
         self.stillness.reset()
 
     def _still_tol_f(self, pipe: Pipeline) -> float:
@@ -139,7 +131,7 @@ class SegmentJudge(FallReader):
             self.trail = [(f - b[0], x - b[1], y - b[2]) for f, x, y in zip(w[0][:-1], w[1][:-1], w[2][:-1],
                                                                               strict=True)]
 
-    def _drifted(self, t: int) -> tuple[float, float, float]:
+    def drifted(self, t: int) -> tuple[float, float, float]:
         """The segment's base level carried forward to ``t`` along the drift."""
         d = t - self.t0
         b, s = self.base, self.slope
@@ -261,14 +253,14 @@ class SegmentJudge(FallReader):
     def check(self, pipe: Pipeline, t: int, tipped: bool) -> list[dict] | None:
         """Called every sample inside a segment; returns events once the segment is judged."""
         if tipped:
-            landed = self._watch_stairs(pipe, t)
+            landed = self.falls.watch_stairs(pipe, t)
             if landed:
                 return landed
             if self.tipping.est is not None:
                 return self._check_pre(pipe, t)
-            if self.tip_moment is None:
-                self.tip_moment = pawn_moment(pipe.pawns)
-            early = self._check_falls(pipe, t)
+            if self.falls.tip_moment is None:
+                self.falls.tip_moment = pawn_moment(pipe.pawns)
+            early = self.falls.check_falls(pipe, t)
             if early:
                 return early
         self.n_checked += 1
@@ -319,7 +311,7 @@ class SegmentJudge(FallReader):
 
     def _judge(self, pipe: Pipeline, t: int, level: tuple[float, float, float],
                t_still: int) -> list[dict] | None:
-        base = self._drifted(t)
+        base = self.drifted(t)
         d_f = level[0] - base[0]
         change = (d_f, level[1] - base[1], level[2] - base[2])
         if pipe.held is not None:
@@ -346,11 +338,11 @@ class SegmentJudge(FallReader):
         held = t - (self.still_since or t)
         dec = None
         if d_f < 0:
-            if self._base_pickup(pipe, -d_f, None) is not None:
+            if self.falls.base_pickup(pipe, -d_f, None) is not None:
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = False
                 return self._maybe_finish(pipe, t)
-            dec = self._decompose(pipe, -d_f, None)
+            dec = self.falls.read_loss(pipe, -d_f, None)
             if dec is not None and self._plausible_loss(pipe, -d_f, sum(dec.counts.values()), held):
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = sum(dec.counts.values()) > LONE_LOSS_PAWNS
@@ -387,7 +379,7 @@ class SegmentJudge(FallReader):
                 t - (self.still_since if self.still_since is not None else t) < RELEASE_UNSEEN_MS:
             # no release was seen: a light finger may still rest on the pawn -- unless the level
             # puts the load beyond the disc's edge, which no finger on a pawn can (a disc lying tilted)
-            base = self._drifted(t)
+            base = self.drifted(t)
             level = self.cand[0]
             d = (level[0] - base[0], level[1] - base[1], level[2] - base[2])
             if not self.placing.lies_tilted(self._press(), *d, pipe.tip_threshold()):
@@ -401,7 +393,7 @@ class SegmentJudge(FallReader):
         n = self.cand[1]
         kind = self.cand_kind
         self.cand = None
-        base = self._drifted(t)
+        base = self.drifted(t)
         d_f = level[0] - base[0]
         d_x = level[1] - base[1]
         d_y = level[2] - base[2]
@@ -417,7 +409,7 @@ class SegmentJudge(FallReader):
                     px, py = self._press_point()
                 else:
                     px, py = self._position(pipe, d_f, d_x, d_y, n)
-                events.append(self._placed_event(pipe, t, size, d_f, px, py))
+                events.append(self.placed_event(pipe, t, size, d_f, px, py))
                 if unsure or self.presses > 1:
                     # the step fits no pawn well, or fingers set pawns down more than once before
                     # the load was still: it may be several pawns (two smalls weigh about a
@@ -430,7 +422,7 @@ class SegmentJudge(FallReader):
                     events.append(pipe.tipped_late(t))
                     return events
         else:
-            loss = self._loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.peak_hi >= 2.5)
+            loss = self.falls.loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.peak_hi >= 2.5)
             if loss and self.cand_unsure:
                 loss[-1]["confident"] = False
             events.extend(loss)
@@ -460,7 +452,7 @@ class SegmentJudge(FallReader):
         """Where the pawn of a step stands (``Placements.position``, from this segment's readings)."""
         return self.placing.position(self.trail, d_f, d_x, d_y, n, pipe.sigma_f(), pipe.sigma_m())
 
-    def _placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
+    def placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
         """The ``placed`` event (``Placements.placed_event``), the pawn added to the pipeline's list."""
         ev, pawn = self.placing.placed_event(t, size, mass, x, y)
         self.placed_t = t
@@ -474,7 +466,7 @@ class SegmentJudge(FallReader):
         if tp.placed:
             return []
         cand = self.cand[0] if self.cand is not None and self.cand_kind == "placed" else None
-        tp.at_tip(self._press(), self.post_press, cand, self._drifted(t))
+        tp.at_tip(self._press(), self.post_press, cand, self.drifted(t))
         return []
 
     def _check_pre(self, pipe: Pipeline, t: int) -> list[dict] | None:
@@ -487,11 +479,11 @@ class SegmentJudge(FallReader):
     def _resolve_pre(self, pipe: Pipeline, t: int, level: tuple[float, float, float] | None) -> list[dict]:
         """Emit the ``placed`` of the pawn that tipped the disc (``TippingPawn.reading``); the
         falls are read from the base with it."""
-        read = self.tipping.reading(level, self._drifted(t), self.trail, pipe.sigma_f(), pipe.sigma_m())
+        read = self.tipping.reading(level, self.drifted(t), self.trail, pipe.sigma_f(), pipe.sigma_m())
         if read is None:
             return []
         size, f, px, py, confident = read
-        ev = self._placed_event(pipe, t, size, f, px, py)
+        ev = self.placed_event(pipe, t, size, f, px, py)
         if not confident:
             ev["confident"] = False
         self.base = (self.base[0] + f, self.base[1] + f * px, self.base[2] + f * py)

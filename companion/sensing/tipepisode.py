@@ -33,13 +33,13 @@ def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
     real_level = level
     if resumed is not None:
         level = judge.tip_floor  # type: ignore[assignment]  # the episode is judged without the new pawn
-    base = judge._drifted(t)
+    base = judge.drifted(t)
     d_f = level[0] - base[0]
     d_x, d_y = level[1] - base[1], level[2] - base[2]
     # level again when the moment is back where the pawns left on the disc put it (the pawns
     # reported fallen taken away from where they stood): the tilt excursion has gone
-    off = math.hypot(d_x + judge.lost_moment[0], d_y + judge.lost_moment[1])
-    new_loss = -d_f - judge.lost_reported
+    off = math.hypot(d_x + judge.falls.lost_moment[0], d_y + judge.falls.lost_moment[1])
+    new_loss = -d_f - judge.falls.lost_reported
     level_now = off < max(LEVEL_MIN_GMM, LEVEL_FRACTION * judge.exc_max) + \
         judge.lever_mm * max(0.0, new_loss)
     level_ok = judge.righted and level_now
@@ -55,20 +55,20 @@ def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
     # their moment now just outside the disc's edge, so the level is not where the tracked
     # pawns put it)
     set_down = (lay_over and not level_now and new_loss <= judge.zero_tol_g(pipe)
-                and judge.lost_reported == 0.0 and off < SET_DOWN_FRACTION * judge.off_tilted)
+                and judge.falls.lost_reported == 0.0 and off < SET_DOWN_FRACTION * judge.off_tilted)
     if not level_now:
         judge.off_tilted = max(judge.off_tilted, off)
     # never deaf: a disc still but not level is taken as settled once it has lain so for
     # ``tip_max_unlevel_ms``. Play going on (pawns set down, a vibrating floor) keeps breaking
     # that stillness, so unless the disc was seen lying over (then a player's hand will right
     # it, part of the tip), the wait is also bounded from the tip or the last loss it saw
-    waited = t - max(judge.tip_t_ms, judge.last_loss_t)
+    waited = t - max(judge.tip_t_ms, judge.falls.last_loss_t)
     if not level_ok and not set_level and not set_down and held < judge.s.tip_max_unlevel_ms \
             and (lay_over or waited < TIP_DECIDE_MS) and resumed is None:
         return None
     if new_loss > judge.zero_tol_g(pipe):
-        moment = (-d_x, -d_y) if level_ok and judge.lost_reported == 0.0 else None
-        loss = judge._loss_events(pipe, t, new_loss, moment, removed=False)
+        moment = (-d_x, -d_y) if level_ok and judge.falls.lost_reported == 0.0 else None
+        loss = judge.falls.loss_events(pipe, t, new_loss, moment, removed=False)
         if loss and not level_ok:
             loss[-1]["confident"] = False
         events.extend(loss)
@@ -77,22 +77,22 @@ def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
     # like a disc righting itself): part of the tip, not a hand on the disc. A hand on a
     # disc that was never seen lying over, or that stays tilted, is still a hand.
     hand = [] if lay_over and level_now else judge._hand_events(t, t)
-    if (level_ok or (level_now and lay_over) or set_down) and not events and judge.lost_reported == 0.0:
+    if (level_ok or (level_now and lay_over) or set_down) and not events and judge.falls.lost_reported == 0.0:
         # level again without losing any mass: impossible unless pawns slid off onto the
         # base plate (the pawns left on it must hold less than its limit). The same holds
         # when a hand set the disc level (its righting hidden by the hand; lifting a nearly
         # balanced disc takes grams) and let go, provided the disc was seen lying over:
         # otherwise the "tip" may have been a knock, and no fall is invented. And when a
         # hand set it level with pawns lying on the base plate (``set_down``)
-        events.extend(judge._weighed_falls(pipe, t))
+        events.extend(judge.falls.weighed_falls(pipe, t))
     events.extend(_gained_pawn(judge, pipe, t, d_f, d_x, d_y, new_loss, events))
     events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
     events.append({"event": "settled", "t_ms": t})
-    pipe.base_pawns.extend(judge.on_base)  # still on the platform (weighed), not on the disc
-    judge.on_base = []
+    pipe.base_pawns.extend(judge.falls.on_base)  # still on the platform (weighed), not on the disc
+    judge.falls.on_base = []
     if resumed is not None:
         size, x, y, mass = resumed
-        placed = judge._placed_event(pipe, t, size, mass, x, y)
+        placed = judge.placed_event(pipe, t, size, mass, x, y)
         placed["confident"] = False
         events.append(placed)
     pipe.end_segment(real_level)
@@ -113,7 +113,7 @@ def _play_resumed(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[floa
         judge.tip_floor = level
         judge.floor_peak = level[0]
         return None
-    if judge.lost_reported <= 0.0 or judge.tipping.est is not None:
+    if judge.falls.lost_reported <= 0.0 or judge.tipping.est is not None:
         return None
     if judge.floor_peak - level[0] < judge.press_min_g:
         return None  # no finger pressed a pawn down (a hand lifting the low rim lets go without)
@@ -135,12 +135,13 @@ def _gained_pawn(judge: SegmentJudge, pipe: Pipeline, t: int, d_f: float, d_x: f
     placed: the decision is revised -- a pawn was set down (pressed too lightly to count as a
     press, the disc wobbling as it settled: read as a tip), and its ``placed`` (not confident)
     is reported now instead of being lost."""
-    if judge.tipping.placed or judge.lost_reported > 0.0 or events or -new_loss <= judge.zero_tol_g(pipe):
+    if judge.tipping.placed or judge.falls.lost_reported > 0.0 or events or \
+            -new_loss <= judge.zero_tol_g(pipe):
         return []
     size = judge.placing.match_size(d_f)
     if size is None:
         return []
     px, py = judge._position(pipe, d_f, d_x, d_y, judge.tip_settle_n)
-    ev = judge._placed_event(pipe, t, size, d_f, px, py)
+    ev = judge.placed_event(pipe, t, size, d_f, px, py)
     ev["confident"] = False
     return [ev]
