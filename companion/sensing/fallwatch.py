@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Protocol
 
+from companion.sensing.beforetip import BeforeTip
 from companion.sensing.decomposing import TILTED_ERR_G, LossReader
 from companion.sensing.doubts import DOUBT_HOLDS, Doubts
 from companion.sensing.explain import went_over
@@ -41,10 +42,6 @@ BASE_PICKUP_INSIDE_MM = 3.0  # a pick-up this far inside the disc's edge may sti
 WEIGHED_LAY_OVER = 2.0  # tilt excursion (in tip thresholds) of a disc that lay over far enough to shed pawns
 FINGER_LEAVES_MS = 3000.0  # a finger resting on a pawn just placed lets go within this of its `placed`
 FINGER_AT_PAWN_MM = 25.0  # ... and it leaves from where that pawn stands (a finger's aim, the pawn's size)
-TIP_PRESS_LOOKBACK_MS = 250.0  # how far back before a tip the load of a pawn set down is looked for
-RISE_LOOKBACK_MS = 1000.0  # how far back before a tip a load set down (and maybe gone since) is looked for
-RISE_MIN_MS = 60.0  # ... standing at least this long (a knock's swing is shorter)
-TIP_TRANSIENT_MS = 40.0  # the last readings before the tip fired already show the disc moving
 
 
 
@@ -92,6 +89,7 @@ class FallWatch:
         self.step_n = step_n
         self.losses = LossReader(masses, layout.radius_mm, fall_n, step_n)
         self.doubts = Doubts(settings, masses, positional, layout.radius_mm)
+        self.before_tip = BeforeTip(masses, layout.radius_mm, dt)
         self.loss_t = -10**9  # when the last loss off a level disc was read (the base went down then)
         self.reset()
 
@@ -123,62 +121,15 @@ class FallWatch:
         return [] if depth is None else self._landed_on_base(pipe, t, depth)
 
     def _load_point_before_tip(self, pipe: Pipeline) -> tuple[float, float]:
-        """Where the load above the base pressed in the last readings before the tip fired (the
-        pawn set down and its finger), by the force-weighted mean of its moment; the readings of
-        the tip itself (the disc's own weight moving out) are left out."""
-        n = max(4, round(TIP_PRESS_LOOKBACK_MS / self.dt))
-        w = pipe.window(n)
-        bf, bx, by = self.host.base
-        self.stairs.rise_before, self.stairs.rise_pawn = self._rose_before_tip(pipe, bf)
-        sw = sx = sy = 0.0
-        if w is not None:
-            skip = max(1, round(TIP_TRANSIENT_MS / self.dt))
-            for f, x, y in list(zip(w[0], w[1], w[2], strict=True))[:-skip]:
-                d = f - bf
-                if d >= 0.6 * self.masses["small"]:
-                    sw += d
-                    sx += x - bx
-                    sy += y - by
-        if sw <= 0.0:
-            return 0.0, 0.0
-        x, y = sx / sw, sy / sw
-        r = math.hypot(x, y)
-        lim = self.layout.radius_mm - 5.0
-        return (x * lim / r, y * lim / r) if r > lim else (x, y)
-
-    def _rose_before_tip(self, pipe: Pipeline, base_f: float) -> tuple[bool, float | None]:
-        """Did the load stand a pawn's weight above the base for a while in the last second before
-        the tip fired (a pawn set down, or a finger pressing)? And how far above it did a load
-        that weighs like a pawn and stood steady (no press, no pinch: a finger weighs more, and
-        trembles) stand: the median of its longest such run, or None. The readings of the tip
-        itself are left out."""
-        n = min(round(RISE_LOOKBACK_MS / self.dt), pipe.history_n)
-        w = pipe.window(n) if n >= 4 else None
-        if w is None:
-            return False, None
-        need = max(2, round(RISE_MIN_MS / self.dt))
-        lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
-        run = longest = 0
-        pawn: list[float] = []
-        best: list[float] = []
-        skip = max(1, round(TIP_TRANSIENT_MS / self.dt))
-        steady = max(3.0 * TILTED_ERR_G, 5.0 * pipe.sigma_f())
+        """Where the load pressed before the tip, and whether (and how heavy) a pawn stood there
+        (``BeforeTip``), read as the tip episode's staircase starts."""
+        bt = self.before_tip
+        base = self.host.base
+        n = bt.rise_n(pipe.history_n)
         since = max(self.loss_t, self.host.placed_t)  # before that, the load stood on an older base
-        for f, ts in zip(w[0][:-skip], w[3][:-skip], strict=True):
-            if ts <= since:
-                continue
-            d = f - base_f
-            run = run + 1 if d >= lo else 0
-            longest = max(longest, run)
-            if not lo <= d <= hi:
-                pawn = []
-            elif pawn and max(max(pawn), d) - min(min(pawn), d) > 2.0 * steady:
-                pawn = [d]  # a pawn at rest is steady; a finger pressing or pinching is not
-            else:
-                pawn = pawn + [d]
-            if len(pawn) > len(best):
-                best = pawn
-        return longest >= need, (sorted(best)[len(best) // 2] if len(best) >= need else None)
+        self.stairs.rise_before, self.stairs.rise_pawn = bt.rose(pipe.window(n) if n >= 4 else None, base[0],
+                                                                 since, pipe.sigma_f())
+        return bt.load_point(pipe.window(bt.press_n), base)
 
     def _tipping_pawn(self, pipe: Pipeline, t: int) -> list[dict]:
         """The first quiet plateau of the tilted disc, before any pawn fell, stands a pawn above

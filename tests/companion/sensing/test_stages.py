@@ -2,7 +2,8 @@
 
 ``Placements`` (size, position, ``placed``, a disc lying tilted), ``TippingPawn`` (the pawn that
 tipped the disc), ``LossReader`` (losses read as pawns, memoised, within a budget per sample),
-``Doubts`` (what a fall reading's evidence may lack) and ``StillWindow`` (is the load still).
+``Doubts`` (what a fall reading's evidence may lack), ``StillWindow`` (is the load still) and
+``BeforeTip`` (what stood on the disc just before a tip fired).
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ import math
 
 import pytest
 
+from companion.sensing.beforetip import BeforeTip
 from companion.sensing.decomposing import PICKS_PER_FEED, TILTED_ERR_G, LossReader
 from companion.sensing.doubts import DOUBT_HOLDS, Doubts
 from companion.sensing.falls import Decomposition, Pawn
+from companion.sensing.fallwatch import FallWatch
 from companion.sensing.placing import PawnLocator, Placements
 from companion.sensing.settings import SensingSettings
 from companion.sensing.stillwindow import StillWindow
@@ -223,3 +226,113 @@ def test_a_reading_that_broke_stillness_is_not_tested_again_while_in_the_window(
     sw.reset()
     assert sw.unstill is None
 
+
+
+# ---------------------------------------------------------------- BeforeTip
+def _rows(fs: list[float], x: float = 0.0, y: float = 0.0, t0: int = 0, dt: int = 12):
+    return (fs, [f * x for f in fs], [f * y for f in fs], [t0 + i * dt for i in range(len(fs))])
+
+
+def test_the_load_before_a_tip_pressed_where_its_moment_says_and_not_beyond_the_rim() -> None:
+    bt = BeforeTip(dict(MASSES), 150.0, 12.5)
+    x, y = polar(100, 30)
+    w = _rows([0.0, 20.0, 22.0, 22.0, 22.0, 90.0, 90.0, 90.0], x, y)  # the last readings: the tip itself
+    px, py = bt.load_point(w, (0.0, 0.0, 0.0))
+    assert math.hypot(px - x, py - y) < 1e-6
+    far = bt.load_point(_rows([0.0, 20.0, 20.0, 20.0, 20.0, 0.0, 0.0, 0.0], 400.0, 0.0), (0.0, 0.0, 0.0))
+    assert far == pytest.approx((145.0, 0.0))  # pulled back inside the rim
+    assert bt.load_point(None, (0.0, 0.0, 0.0)) == (0.0, 0.0)
+
+
+def test_a_pawn_that_stood_steady_before_the_tip_is_weighed_a_finger_is_not() -> None:
+    bt = BeforeTip(dict(MASSES), 150.0, 12.5)
+    steady = _rows([0.0] * 10 + [4.6] * 20 + [9.0] * 4)
+    rose, pawn = bt.rose(steady, 0.0, -1, 0.05)
+    assert rose and pawn == pytest.approx(4.6)
+    trembling = _rows([0.0] * 10 + [4.0, 6.0, 3.5, 7.0, 4.2, 6.5] * 3 + [9.0] * 4)
+    rose, pawn = bt.rose(trembling, 0.0, -1, 0.05)
+    assert rose and pawn is None  # a load stood (a finger pressing), but none steady like a pawn
+    rose, pawn = bt.rose(steady, 0.0, 10_000, 0.05)  # all on an older base
+    assert not rose and pawn is None
+
+
+# ---------------------------------------------------------------- FallWatch
+class _Host:
+    """The segment a ``FallWatch`` reads (``FallHost``): a disc tipped at 1 s, righted."""
+
+    def __init__(self) -> None:
+        self.tip_t: int | None = 1000
+        self.base = (20.0, 0.0, 1500.0)
+        self.righted = True
+        self.exc_max = 5000.0
+        self.seg_exc_max = 0.0
+        self.placed_t = -10**9
+        self.tipping = TippingPawn(_placements(), 12.5)
+        self.press_at_tip = False
+        self.unsure_falls = False
+        self.hand_ref: float | None = None
+        self.run_sign = 1
+        self.back_t: int | None = 5
+
+    def drifted(self, t: int) -> tuple[float, float, float]:
+        return self.base
+
+    def zero_tol_g(self, pipe: object) -> float:
+        return 0.45 * MASSES["small"]
+
+    def placed_event(self, pipe: object, t: int, size: str, mass: float, x: float, y: float) -> dict:
+        raise AssertionError("no placement here")
+
+
+class _Pipe:
+    """The pipeline's side: the tracked pawns and a quiet window at ``level`` from 1.5 s on."""
+
+    def __init__(self, level: float, pawns: list[Pawn]) -> None:
+        self.level = level
+        self.pawns = pawns
+        self.base_pawns: list[Pawn] = []
+        self.zero = (0.0, 0.0, 0.0)
+        self.history_n = 400
+
+    def sigma_f(self) -> float:
+        return 0.05
+
+    def sigma_m(self) -> float:
+        return 10.0
+
+    def tip_threshold(self) -> float:
+        return 500.0
+
+    def window(self, n: int) -> tuple[list[float], list[float], list[float], list[int]]:
+        return [self.level] * n, [0.0] * n, [0.0] * n, [1500 + 12 * i for i in range(n)]
+
+    def window_f(self, n: int) -> list[float]:
+        return [self.level] * n
+
+
+def _watch(host: _Host) -> FallWatch:
+    header = Table().header
+    return FallWatch(host, SensingSettings(), dict(MASSES), header.layout, True, 12.5, 20, 5)
+
+
+def test_a_quiet_level_of_the_tilted_disc_a_pawn_lighter_is_that_pawn_fallen() -> None:
+    host = _Host()
+    falls = _watch(host)
+    pawns = _pawns()
+    pipe = _Pipe(20.0 - 4.6, list(pawns))
+    events = falls.check_falls(pipe, 1800)  # type: ignore[arg-type]
+    assert events is not None and [e["event"] for e in events] == ["fell"]
+    assert events[0]["pawns"] == {"small": 0, "medium": 1, "large": 0}
+    assert falls.lost_reported == pytest.approx(4.6) and falls.last_loss_t == 1800
+    assert pawns[1] not in pipe.pawns  # the pawn list is updated
+    assert host.hand_ref == pytest.approx(15.4) and host.run_sign == 0 and host.back_t is None
+    assert falls.check_falls(pipe, 1812) is None  # read already: nothing new
+
+
+def test_a_new_segment_forgets_the_falls_of_the_last() -> None:
+    host = _Host()
+    falls = _watch(host)
+    falls.check_falls(_Pipe(20.0 - 4.6, _pawns()), 1800)  # type: ignore[arg-type]
+    falls.reset()
+    assert falls.lost_reported == 0.0 and falls.on_base == [] and falls.tip_moment is None
+    assert falls.last_loss_t == -1 and falls.losses.memo == {}
