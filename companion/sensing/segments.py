@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold, unexplained
 from companion.sensing.falls import SIZES, pawn_moment
 from companion.sensing.fallwatch import FallWatch
-from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
+from companion.sensing.massonly import Press, tip_after_release, tip_events, tip_of
 from companion.sensing.placing import TRAIL_MAX, PawnLocator, Placements
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
@@ -318,12 +318,13 @@ class SegmentJudge:
             back = held_came_back(self, pipe, t, t_still, level, change)
             if back is not None:
                 return back
+        press = Press(self._press(), self.presses, self.post_press, self.t0 - self.placed_t)
         if not self.positional:
-            tip = mass_only_tip(self, pipe, t, level, d_f)
+            tip = tip_of(press, self.placing, self.dt, d_f)
         else:  # more than one pawn gone after a pawn was set down: a tip the tip tests missed
-            tip = loss_after_release_tip(self, pipe, t, level, d_f, 1.3 * max(self.masses.values()))
+            tip = tip_after_release(press, self.placing, self.dt, d_f, 1.3 * max(self.masses.values()))
         if tip is not None:
-            return tip
+            return tip_events(self, pipe, t, level, tip)
         if abs(d_f) <= self.zero_tol_g(pipe):
             events = self._hand_events(t, t_still) or slid_off(pipe, t, self.layout.radius_mm)
             pipe.end_segment(level)

@@ -17,6 +17,7 @@ from companion.sensing.decomposing import PICKS_PER_FEED, TILTED_ERR_G, LossRead
 from companion.sensing.doubts import DOUBT_HOLDS, Doubts
 from companion.sensing.falls import Decomposition, Pawn
 from companion.sensing.fallwatch import FallWatch
+from companion.sensing.massonly import MissedTip, Press, tip_after_release, tip_of
 from companion.sensing.placing import PawnLocator, Placements
 from companion.sensing.settings import SensingSettings
 from companion.sensing.stillwindow import StillWindow
@@ -336,3 +337,24 @@ def test_a_new_segment_forgets_the_falls_of_the_last() -> None:
     falls.reset()
     assert falls.lost_reported == 0.0 and falls.on_base == [] and falls.tip_moment is None
     assert falls.last_loss_t == -1 and falls.losses.memo == {}
+
+
+# ---------------------------------------------------------------- massonly: the weight that left
+def test_a_pawn_set_down_whose_weight_then_left_with_more_is_a_missed_tip() -> None:
+    pl = _placements()
+    x, y = polar(120, 0)
+    press = Press((x, y), 1, [4.6] * 20, 5000.0)
+    tip = tip_after_release(press, pl, 12.5, -8.0, 1.3 * MASSES["large"])  # 4.6 + 8 g gone
+    assert tip == MissedTip(pytest.approx(12.6), ("medium", 4.6, x, y))
+    assert tip_after_release(press, pl, 12.5, -2.0, 1.3 * MASSES["large"]) is None  # too little gone
+    twice = Press((x, y), 2, [4.6] * 20, 5000.0)
+    assert tip_after_release(twice, pl, 12.5, -8.0, 1.3 * MASSES["large"]) is None  # a second press: a pinch
+    brief = Press((x, y), 1, [4.6] * 5 + [0.0] * 15, 5000.0)
+    assert tip_after_release(brief, pl, 12.5, -8.0, 1.3 * MASSES["large"]) is None  # lifted at once
+
+
+def test_on_one_cell_a_loss_soon_after_a_placement_is_a_tip() -> None:
+    pl = _placements(cells=1, positional=False)
+    assert tip_of(Press(None, 0, [], 800.0), pl, 12.5, -4.6) == MissedTip(4.6, None)
+    assert tip_of(Press(None, 0, [], 4000.0), pl, 12.5, -4.6) is None  # long after: no reading
+    assert tip_of(Press(None, 0, [], 800.0), _placements(), 12.5, -4.6) is None  # tables that locate loads
