@@ -214,11 +214,11 @@ def unexplained(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
         size = min(judge.masses, key=lambda k: abs(math.log(abs(d_f) / judge.masses[k])))
         if d_f > 0 and judge.press_w > 0:
             d_x, d_y = level[1] - base[1], level[2] - base[2]
-            px, py = judge._position(pipe, d_f, d_x, d_y, pipe.still_n)
+            px, py = judge.pawn_position(pipe, d_f, d_x, d_y, pipe.still_n)
             ev = judge.placed_event(pipe, t, size, d_f, px, py)
             ev["confident"] = False
             return [ev]
         if d_f < 0:
             return [{"event": "fell", "t_ms": t, "pawns": {k: int(k == size) for k in SIZES},
                      "mass_g": round(-d_f, 2), "confident": False}]
-    return judge._hand_events(t, t_still)
+    return judge.hand_events(t, t_still)

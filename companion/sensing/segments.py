@@ -326,7 +326,7 @@ class SegmentJudge:
         if tip is not None:
             return tip_events(self, pipe, t, level, tip)
         if abs(d_f) <= self.zero_tol_g(pipe):
-            events = self._hand_events(t, t_still) or slid_off(pipe, t, self.layout.radius_mm)
+            events = self.hand_events(t, t_still) or slid_off(pipe, t, self.layout.radius_mm)
             pipe.end_segment(level)
             return events
         if d_f > 0 and (self.placing.match_size(d_f) or self.placing.near_size(d_f)) is not None:
@@ -409,7 +409,7 @@ class SegmentJudge:
                 if tilted:  # the tilted level says nothing of where the pawn stands; the press does
                     px, py = self._press_point()
                 else:
-                    px, py = self._position(pipe, d_f, d_x, d_y, n)
+                    px, py = self.pawn_position(pipe, d_f, d_x, d_y, n)
                 events.append(self.placed_event(pipe, t, size, d_f, px, py))
                 if unsure or self.presses > 1:
                     # the step fits no pawn well, or fingers set pawns down more than once before
@@ -428,7 +428,7 @@ class SegmentJudge:
                 loss[-1]["confident"] = False
             events.extend(loss)
             if self.longest_run >= HAND_WITH_LOSS_MS:
-                events.extend(self._hand_events(t, t)[:1])  # a hand held the disc, then pawns went
+                events.extend(self.hand_events(t, t)[:1])  # a hand held the disc, then pawns went
         pipe.end_segment(level)
         return events
 
@@ -449,7 +449,8 @@ class SegmentJudge:
         """The press point, or None when the segment had no press."""
         return self._press_point() if self.press_w > 0 else None
 
-    def _position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float, n: int) -> tuple[float, float]:
+    def pawn_position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float,
+                      n: int) -> tuple[float, float]:
         """Where the pawn of a step stands (``Placements.position``, from this segment's readings)."""
         return self.placing.position(self.trail, d_f, d_x, d_y, n, pipe.sigma_f(), pipe.sigma_m())
 
@@ -491,7 +492,7 @@ class SegmentJudge:
         return [ev]
 
     # ---------------------------------------------------------------- helpers
-    def _hand_events(self, t: int, t_still: int) -> list[dict]:
+    def hand_events(self, t: int, t_still: int) -> list[dict]:
         """A disturbance with no net change: a hand if sustained, else a bump (no event)."""
         if self.first_dev is None or self.last_dev is None:
             return []

@@ -76,7 +76,7 @@ def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
     # player (a hand lifting its low rim, then letting go; its lift moves the load back in,
     # like a disc righting itself): part of the tip, not a hand on the disc. A hand on a
     # disc that was never seen lying over, or that stays tilted, is still a hand.
-    hand = [] if lay_over and level_now else judge._hand_events(t, t)
+    hand = [] if lay_over and level_now else judge.hand_events(t, t)
     if (level_ok or (level_now and lay_over) or set_down) and not events and judge.falls.lost_reported == 0.0:
         # level again without losing any mass: impossible unless pawns slid off onto the
         # base plate (the pawns left on it must hold less than its limit). The same holds
@@ -141,7 +141,7 @@ def _gained_pawn(judge: SegmentJudge, pipe: Pipeline, t: int, d_f: float, d_x: f
     size = judge.placing.match_size(d_f)
     if size is None:
         return []
-    px, py = judge._position(pipe, d_f, d_x, d_y, judge.tip_settle_n)
+    px, py = judge.pawn_position(pipe, d_f, d_x, d_y, judge.tip_settle_n)
     ev = judge.placed_event(pipe, t, size, d_f, px, py)
     ev["confident"] = False
     return [ev]
