@@ -212,7 +212,7 @@ def unexplained(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
     lo, hi = 0.6 * min(judge.masses.values()), 1.3 * max(judge.masses.values())
     if lo <= abs(d_f) <= hi:
         size = min(judge.masses, key=lambda k: abs(math.log(abs(d_f) / judge.masses[k])))
-        if d_f > 0 and judge.press_w > 0:
+        if d_f > 0 and judge.pressing.press_w > 0:
             d_x, d_y = level[1] - base[1], level[2] - base[2]
             px, py = judge.pawn_position(pipe, d_f, d_x, d_y, pipe.still_n)
             ev = judge.placed_event(pipe, t, size, d_f, px, py)

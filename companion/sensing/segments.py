@@ -14,7 +14,8 @@ from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, h
 from companion.sensing.falls import SIZES, pawn_moment
 from companion.sensing.fallwatch import FallWatch
 from companion.sensing.massonly import Press, tip_after_release, tip_events, tip_of
-from companion.sensing.placing import TRAIL_MAX, PawnLocator, Placements
+from companion.sensing.placing import PawnLocator, Placements
+from companion.sensing.pressing import PressTracker
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.stillwindow import StillWindow
@@ -29,8 +30,6 @@ PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, p
 LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slide-off or a removal
 HAND_WITH_LOSS_MS = 1200.0  # a sustained press this long next to a loss is a hand (pinches last up to ~1 s)
 RETURN_MS = 40.0  # after a tip, a hand-like run has come back once the force stays back this long
-PRESS_APART_MS = 250.0  # presses this far apart set down different pawns
-PRESS_MIN_MS = 60.0  # ... and a press lasts this long (a knocked table swings for less)
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
 # a still level that did not begin with a finger letting go (a light finger, a few grams, may rest
 # on the pawn as steadily as a pawn stands) is the pawn only once it has lasted longer than such a
@@ -66,6 +65,7 @@ class SegmentJudge:
         self.falls = FallWatch(self, settings, self.masses, self.layout, positional, dt, self.fall_n,
                                self.step_n)
         self.stillness = StillWindow(settings, positional)
+        self.pressing = PressTracker(settings, self.press_min_g, dt, header.layout.radius_mm)
         self.placed_t = -10**9  # when the last ``placed`` was reported
         self._reset(0, (0.0, 0.0, 0.0))
 
@@ -74,10 +74,6 @@ class SegmentJudge:
         self.base = base
         self.peak_hi = 0.0
         self.peak_lo = 0.0
-        self.press_w = self.press_x = self.press_y = 0.0
-        self.presses = 0  # finger-like press episodes in this segment (apart in time)
-        self.press_end_n = 0  # samples since the segment began when the last one ended
-        self.n_seen = 0
         self.n_checked = 0  # samples of this segment judged so far (the trigger's is the first)
         self.first_dev: int | None = None
         self.last_dev: int | None = None
@@ -104,9 +100,7 @@ class SegmentJudge:
         self.tip_floor: tuple[float, float, float] | None = None  # lightest still level since the tip
         self.floor_peak = -math.inf  # largest force since that level
         self.slope = (0.0, 0.0, 0.0)
-        self.post_press: list[float] = []
-        self.trail: list[tuple[float, float, float]] = []  # (F, Mx, My) above the base, before a tip
-        self.cur_ep: list | None = None
+        self.pressing.reset()
         self.falls.reset()  # the fall state (staircase, pawns on the base plate, losses reported)
         self.stillness.reset()
 
@@ -128,8 +122,8 @@ class SegmentJudge:
         w = pipe.window(self.pre_trigger_n + 1)
         if w is not None:
             b = self.base
-            self.trail = [(f - b[0], x - b[1], y - b[2]) for f, x, y in zip(w[0][:-1], w[1][:-1], w[2][:-1],
-                                                                              strict=True)]
+            rows = zip(w[0][:-1], w[1][:-1], w[2][:-1], strict=True)
+            self.pressing.trail = [(f - b[0], x - b[1], y - b[2]) for f, x, y in rows]
 
     def drifted(self, t: int) -> tuple[float, float, float]:
         """The segment's base level carried forward to ``t`` along the drift."""
@@ -189,53 +183,24 @@ class SegmentJudge:
         self.run_start = t
 
     def press_sample(self, f: float, x: float, y: float) -> None:
-        """Track press episodes (force above the baseline); keep the strongest finger-like one.
-
-        A rim-strike pulse (at most ``strike_ms`` long, centred at the rim) is not a finger press.
-        """
+        """Track press episodes (``PressTracker``), until the disc went over (unless a finger
+        still pressed a pawn then: followed until it lets go)."""
         if self.tip_t is not None and not self.press_at_tip:
             return
-        self.n_seen += 1
-        d = f - self.base[0]
-        if len(self.trail) < TRAIL_MAX:
-            self.trail.append((d, x - self.base[1], y - self.base[2]))
-        ep = self.cur_ep
-        if d >= self.press_min_g:
-            if ep is None:
-                ep = self.cur_ep = [0.0, 0.0, 0.0, 0]
-            ep[0] += d
-            ep[1] += x - self.base[1]
-            ep[2] += y - self.base[2]
-            ep[3] += 1
-            return
-        if ep is not None:
-            self.cur_ep = None
-            w, ex, ey, n = ep
-            strike = n * self.dt <= self.s.strike_ms and \
-                math.hypot(ex, ey) / w >= self.s.strike_rim_frac * self.layout.radius_mm
-            if not strike and n * self.dt >= PRESS_MIN_MS:
-                # a finger's grip wavering dips for a moment; another pawn comes a while later
-                if not self.presses or (self.n_seen - n - self.press_end_n) * self.dt >= PRESS_APART_MS:
-                    self.presses += 1
-                self.press_end_n = self.n_seen
-            if not strike and w > self.press_w:
-                self.press_w, self.press_x, self.press_y = w, ex, ey
-                self.post_press = []
-        if self.press_w > 0 and len(self.post_press) < 64:
-            self.post_press.append(d)
-            if self.press_at_tip and self.cur_ep is None and \
-                    self.tipping.weigh_pressed(self.post_press, self._press_point()):
-                # the disc went over while a finger still pressed a pawn (a finger adds tipping
-                # moment, it does not hold the disc): it is weighed now the finger has let go (its
-                # ``placed`` follows at the first quiet moment), and the falls of this tip are not
-                # confident (it may have gone with them before it was weighed)
-                self.press_at_tip = False
-                self.unsure_falls = True
+        pr = self.pressing
+        if pr.sample(f, x, y, self.base) and self.press_at_tip and \
+                self.tipping.weigh_pressed(pr.post_press, self._press_point()):
+            # the disc went over while a finger still pressed a pawn (a finger adds tipping
+            # moment, it does not hold the disc): it is weighed now the finger has let go (its
+            # ``placed`` follows at the first quiet moment), and the falls of this tip are not
+            # confident (it may have gone with them before it was weighed)
+            self.press_at_tip = False
+            self.unsure_falls = True
 
     def tipped(self, t: int) -> None:
         """The tip detector fired at ``t``: hand tracking restarts on the tilted disc."""
         self.tip_t = t
-        self.press_at_tip = self.cur_ep is not None and not self.tipping.placed
+        self.press_at_tip = self.pressing.cur_ep is not None and not self.tipping.placed
         self.cand = None  # a level judged before the disc went over is void (``before_tip`` takes the pawn)
         self.hand_ref = None
         self.first_dev = self.last_dev = None
@@ -318,7 +283,7 @@ class SegmentJudge:
             back = held_came_back(self, pipe, t, t_still, level, change)
             if back is not None:
                 return back
-        press = Press(self._press(), self.presses, self.post_press, self.t0 - self.placed_t)
+        press = Press(self._press(), self.pressing.presses, self.pressing.post_press, self.t0 - self.placed_t)
         if not self.positional:
             tip = tip_of(press, self.placing, self.dt, d_f)
         else:  # more than one pawn gone after a pawn was set down: a tip the tip tests missed
@@ -411,7 +376,7 @@ class SegmentJudge:
                 else:
                     px, py = self.pawn_position(pipe, d_f, d_x, d_y, n)
                 events.append(self.placed_event(pipe, t, size, d_f, px, py))
-                if unsure or self.presses > 1:
+                if unsure or self.pressing.presses > 1:
                     # the step fits no pawn well, or fingers set pawns down more than once before
                     # the load was still: it may be several pawns (two smalls weigh about a
                     # medium) standing where their mean is
@@ -443,16 +408,16 @@ class SegmentJudge:
     # ---------------------------------------------------------------- placements (``placing``, ``tipping``)
     def _press_point(self) -> tuple[float, float]:
         """Where the finger pressed (the strongest press of the segment; ``press_w`` > 0)."""
-        return self.press_x / self.press_w, self.press_y / self.press_w
+        return self.pressing.press_x / self.pressing.press_w, self.pressing.press_y / self.pressing.press_w
 
     def _press(self) -> tuple[float, float] | None:
         """The press point, or None when the segment had no press."""
-        return self._press_point() if self.press_w > 0 else None
+        return self._press_point() if self.pressing.press_w > 0 else None
 
     def pawn_position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float,
                       n: int) -> tuple[float, float]:
         """Where the pawn of a step stands (``Placements.position``, from this segment's readings)."""
-        return self.placing.position(self.trail, d_f, d_x, d_y, n, pipe.sigma_f(), pipe.sigma_m())
+        return self.placing.position(self.pressing.trail, d_f, d_x, d_y, n, pipe.sigma_f(), pipe.sigma_m())
 
     def placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
         """The ``placed`` event (``Placements.placed_event``), the pawn added to the pipeline's list."""
@@ -468,7 +433,7 @@ class SegmentJudge:
         if tp.placed:
             return []
         cand = self.cand[0] if self.cand is not None and self.cand_kind == "placed" else None
-        tp.at_tip(self._press(), self.post_press, cand, self.drifted(t))
+        tp.at_tip(self._press(), self.pressing.post_press, cand, self.drifted(t))
         return []
 
     def _check_pre(self, pipe: Pipeline, t: int) -> list[dict] | None:
@@ -481,7 +446,8 @@ class SegmentJudge:
     def _resolve_pre(self, pipe: Pipeline, t: int, level: tuple[float, float, float] | None) -> list[dict]:
         """Emit the ``placed`` of the pawn that tipped the disc (``TippingPawn.reading``); the
         falls are read from the base with it."""
-        read = self.tipping.reading(level, self.drifted(t), self.trail, pipe.sigma_f(), pipe.sigma_m())
+        read = self.tipping.reading(level, self.drifted(t), self.pressing.trail, pipe.sigma_f(),
+                                    pipe.sigma_m())
         if read is None:
             return []
         size, f, px, py, confident = read

@@ -19,6 +19,7 @@ from companion.sensing.falls import Decomposition, Pawn
 from companion.sensing.fallwatch import FallWatch
 from companion.sensing.massonly import MissedTip, Press, tip_after_release, tip_of
 from companion.sensing.placing import PawnLocator, Placements
+from companion.sensing.pressing import PressTracker
 from companion.sensing.settings import SensingSettings
 from companion.sensing.stillwindow import StillWindow
 from companion.sensing.tipping import TippingPawn
@@ -358,3 +359,34 @@ def test_on_one_cell_a_loss_soon_after_a_placement_is_a_tip() -> None:
     assert tip_of(Press(None, 0, [], 800.0), pl, 12.5, -4.6) == MissedTip(4.6, None)
     assert tip_of(Press(None, 0, [], 4000.0), pl, 12.5, -4.6) is None  # long after: no reading
     assert tip_of(Press(None, 0, [], 800.0), _placements(), 12.5, -4.6) is None  # tables that locate loads
+
+
+# ---------------------------------------------------------------- PressTracker
+def _tracker() -> PressTracker:
+    return PressTracker(SensingSettings(), 11.85, 12.5, 150.0)
+
+
+def test_the_strongest_finger_press_is_kept_and_the_pawn_read_after_it() -> None:
+    pr = _tracker()
+    base = (10.0, 0.0, 0.0)
+    x, y = polar(90, 0)
+    assert pr.point() is None
+    for f in [0.0] * 3 + [20.0] * 8 + [2.1] * 5:  # a 100 ms press, then the pawn alone
+        kept = pr.sample(base[0] + f, f * x, f * y, base)
+    assert kept and pr.presses == 1 and pr.point() == pytest.approx((x, y))
+    assert pr.post_press == pytest.approx([2.1] * 5) and len(pr.trail) == 16
+    assert pr.cur_ep is None
+
+
+def test_a_short_pulse_at_the_rim_is_a_strike_not_a_press_and_presses_apart_count_twice() -> None:
+    pr = _tracker()
+    base = (0.0, 0.0, 0.0)
+    rim = 150.0
+    for f in [0.0, 30.0, 0.0, 0.0]:  # one reading at the rim: a strike
+        pr.sample(f, f * rim, 0.0, base)
+    assert pr.presses == 0 and pr.point() is None
+    for f in [20.0] * 8 + [2.1] * 30 + [20.0] * 8 + [4.2] * 3:  # two presses 375 ms apart
+        pr.sample(f, f * 50.0, 0.0, base)
+    assert pr.presses == 2
+    pr.reset([(1.0, 0.0, 0.0)])
+    assert pr.presses == 0 and pr.trail == [(1.0, 0.0, 0.0)] and pr.post_press == []
