@@ -150,3 +150,30 @@ class Box:
     every = _imports("companion.sensing.pipeline", runtime_only=False, source=source)
     assert {"companion.sensing.trace", "random"} <= every
     assert "web.app" in _imports("companion.commands.run", runtime_only=False)
+
+
+# Sensing is built of composed stages (issue 14): a class does not inherit another sensing class
+# (a mixin reading its host's fields through ``self``); exceptions derive from the built-in ones.
+MIXINS_LEFT: set[tuple[str, str, str]] = set()
+
+
+def test_sensing_classes_are_composed_not_mixed_in() -> None:
+    trees = {mod: ast.parse(path.read_text(encoding="utf-8")) for mod, path in MODULES.items()
+             if mod.startswith("companion.sensing")}
+    own = {node.name for tree in trees.values() for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    bad = []
+    for mod, tree in trees.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                for base in node.bases:
+                    name = ast.unparse(base).split(".")[-1]
+                    if name in own and (mod, node.name, name) not in MIXINS_LEFT:
+                        bad.append(f"{mod}: class {node.name}({name})")
+    assert not bad, "\n".join(bad)
+
+
+def test_sensing_modules_stay_small() -> None:
+    """No sensing module over ~500 lines (issue 14: a stage with one job fits on a few screens)."""
+    big = [f"{mod}: {n} lines" for mod, path in MODULES.items() if mod.startswith("companion.sensing")
+           and (n := len(path.read_text(encoding="utf-8").splitlines())) > 530]
+    assert not big, "\n".join(big)

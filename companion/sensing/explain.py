@@ -15,6 +15,9 @@ the level to come back, deaf to every placement meanwhile. Now, once the level h
   time since the change began) and ``settled``. A loss held open for ``HELD_EXPIRY_MS`` that
   never came back is reported as the pawns its mass fits (``fell``, not confident).
 
+And a small still level that fits no pawn well, once it has lasted (``unexplained``): the
+nearest pawn, not confident, or a hand, or nothing.
+
 Pure functions of the segment judge and the pipeline, like ``massonly.py``.
 """
 
@@ -68,13 +71,13 @@ def missed_tip_reading(judge: SegmentJudge, pipe: Pipeline, lost: float,
     tol_m = max(MOMENT_TOL_GMM, MOMENT_TOL_FRAC * judge.layout.radius_mm * lost,
                 3.0 * pipe.sigma_m() * math.sqrt(2.0 / judge.level_n))
     dec = decompose(lost, moment, pawns, judge.masses, sigma_g=sigma, moment_tol_gmm=tol_m,
-                    radius_mm=judge.layout.radius_mm, max_picks=judge.picks_budget(pipe))
-    judge.spend_picks(dec)
+                    radius_mm=judge.layout.radius_mm, max_picks=judge.falls.picks_budget(pipe))
+    judge.falls.spend_picks(dec)
     if dec is None:  # within the subset's own position errors (sqrt of the sum of m^2 <= the mass lost)
         dec = decompose(lost, moment, pawns, judge.masses, sigma_g=sigma,
                         moment_tol_gmm=max(tol_m, 3.0 * POS_ERR_MM * lost), radius_mm=judge.layout.radius_mm,
-                        max_picks=judge.picks_budget(pipe))
-        judge.spend_picks(dec)
+                        max_picks=judge.falls.picks_budget(pipe))
+        judge.falls.spend_picks(dec)
     if dec is None or not dec.pawns:
         return None
     mass = sum(p.mass_g for p in dec.pawns)
@@ -88,10 +91,11 @@ def missed_tip_reading(judge: SegmentJudge, pipe: Pipeline, lost: float,
     return dec
 
 
-def went_over(judge: SegmentJudge, pipe: Pipeline) -> bool:
-    """Did the disc's own mass move out during the segment (no tip seen): an excess moment of
-    ``WENT_OVER_THRESHOLDS`` tip thresholds, more than anything pressing on a level disc gives?"""
-    return judge.positional and judge.seg_exc_max >= WENT_OVER_THRESHOLDS * pipe.tip_threshold()
+def went_over(positional: bool, seg_exc_max: float, tip_threshold: float) -> bool:
+    """Did the disc's own mass move out during the segment (no tip seen): an excess moment
+    (``seg_exc_max``, g*mm) of ``WENT_OVER_THRESHOLDS`` tip thresholds, more than anything
+    pressing on a level disc gives? Never known without positions."""
+    return positional and seg_exc_max >= WENT_OVER_THRESHOLDS * tip_threshold
 
 
 def went_over_reading(judge: SegmentJudge, pipe: Pipeline, lost: float) -> Decomposition | None:
@@ -100,11 +104,11 @@ def went_over_reading(judge: SegmentJudge, pipe: Pipeline, lost: float) -> Decom
     ``WENT_OVER_THRESHOLDS`` tip thresholds: the disc's own mass moved out) -- or None. A hand
     lifting the disc moves no more moment than its force at the rim, so such a loss is no hand;
     the moment lost says nothing here, since the survivors slid downhill as the disc lay over."""
-    if not went_over(judge, pipe):
+    if not went_over(judge.positional, judge.seg_exc_max, pipe.tip_threshold()):
         return None
     if lost > 1.1 * sum(p.mass_g for p in pipe.pawns) + judge.zero_tol_g(pipe):
         return None
-    dec = judge._decompose(pipe, lost, None)
+    dec = judge.falls.read_loss(pipe, lost, None)
     return dec if dec is not None and dec.pawns else None
 
 
@@ -154,7 +158,7 @@ def held_came_back(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
     events: list[dict] = []
     duration = max(0, t_still - h.t0)
     if abs(rest[0]) > tol_f:
-        if abs(rest[0]) >= abs(h.f) - tol_f or judge._match_size(change[0]) is not None:
+        if abs(rest[0]) >= abs(h.f) - tol_f or judge.placing.match_size(change[0]) is not None:
             return None  # further away, or a pawn set down meanwhile: another change
         if rest[0] > 0.0:
             # a resting hand eased but still presses: still held (not pawns lost from the level
@@ -164,7 +168,7 @@ def held_came_back(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
         # second); after a lift, or a longer press, a hand held the disc and pawns went
         pinch = h.f > 0.0 and duration <= PINCH_MAX_MS
         moment = (-rest[1], -rest[2]) if judge.positional else None
-        events = judge._loss_events(pipe, t, -rest[0], moment, removed=pinch)
+        events = judge.falls.loss_events(pipe, t, -rest[0], moment, removed=pinch)
         if pinch and events and events[0]["event"] == "removed":
             pipe.held = None
             pipe.end_segment(level)
@@ -190,10 +194,31 @@ def held_expired(judge: SegmentJudge, pipe: Pipeline, t: int) -> list[dict]:
     lost = -h.f
     if lost > 1.1 * sum(p.mass_g for p in pipe.pawns) + judge.zero_tol_g(pipe):
         return []
-    dec = judge._decompose(pipe, lost, None)
+    dec = judge.falls.read_loss(pipe, lost, None)
     if dec is None or not dec.pawns:
         return []
     for p in dec.pawns:
         pipe.pawns.remove(p)
     return [{"event": "fell", "t_ms": t, "pawns": {k: dec.counts.get(k, 0) for k in SIZES},
              "mass_g": round(lost, 2), "confident": False}]
+
+
+def unexplained(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
+                level: tuple[float, float, float]) -> list[dict]:
+    """A new still level that fits no pawn well. Pawn-sized and after a press: the nearest
+    pawn, marked not confident (the table is asked to confirm); otherwise a hand or nothing."""
+    base = judge.drifted(t)
+    d_f = level[0] - base[0]
+    lo, hi = 0.6 * min(judge.masses.values()), 1.3 * max(judge.masses.values())
+    if lo <= abs(d_f) <= hi:
+        size = min(judge.masses, key=lambda k: abs(math.log(abs(d_f) / judge.masses[k])))
+        if d_f > 0 and judge.pressing.press_w > 0:
+            d_x, d_y = level[1] - base[1], level[2] - base[2]
+            px, py = judge.pawn_position(pipe, d_f, d_x, d_y, pipe.still_n)
+            ev = judge.placed_event(pipe, t, size, d_f, px, py)
+            ev["confident"] = False
+            return [ev]
+        if d_f < 0:
+            return [{"event": "fell", "t_ms": t, "pawns": {k: int(k == size) for k in SIZES},
+                     "mass_g": round(-d_f, 2), "confident": False}]
+    return judge.hand_events(t, t_still)

@@ -1,4 +1,4 @@
-"""After a tip: the fall-reading half of ``SegmentJudge`` (``FallReader``).
+"""After a tip: reading the falls (``FallWatch``, the judge's ``falls`` stage).
 
 Losses of mass are read step by step from the force staircase (``staircase.py``), pawns landing
 on the base plate are set aside, the pawn set down just before the tip that no press weighed is
@@ -12,9 +12,11 @@ letting go, not a fall.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
+from companion.sensing.beforetip import BeforeTip
+from companion.sensing.decomposing import TILTED_ERR_G, LossReader
+from companion.sensing.doubts import DOUBT_HOLDS, Doubts
 from companion.sensing.explain import went_over
 from companion.sensing.falls import (
     CONFIDENT_P,
@@ -25,7 +27,6 @@ from companion.sensing.falls import (
     Decomposition,
     Pawn,
     decompose,
-    decompose_steps,
     prefer_steps,
     weighed_falls,
 )
@@ -35,84 +36,74 @@ if TYPE_CHECKING:
     from companion.sensing.layout import DiscLayout
     from companion.sensing.pipeline import Pipeline
     from companion.sensing.settings import SensingSettings
+    from companion.sensing.tipping import TippingPawn
 
 BASE_PICKUP_INSIDE_MM = 3.0  # a pick-up this far inside the disc's edge may still be off the base plate
-TILTED_ERR_G = 0.3  # error of a level of the tilted disc, as of a step's plateau
 WEIGHED_LAY_OVER = 2.0  # tilt excursion (in tip thresholds) of a disc that lay over far enough to shed pawns
 FINGER_LEAVES_MS = 3000.0  # a finger resting on a pawn just placed lets go within this of its `placed`
 FINGER_AT_PAWN_MM = 25.0  # ... and it leaves from where that pawn stands (a finger's aim, the pawn's size)
-SLIDE_FROM_FRACTION = 0.8  # a pawn slides off a level disc by itself only from its rim (of the radius)
-TIP_PRESS_LOOKBACK_MS = 250.0  # how far back before a tip the load of a pawn set down is looked for
-RISE_LOOKBACK_MS = 1000.0  # how far back before a tip a load set down (and maybe gone since) is looked for
-RISE_MIN_MS = 60.0  # ... standing at least this long (a knock's swing is shorter)
-TIP_TRANSIENT_MS = 40.0  # the last readings before the tip fired already show the disc moving
-# pawn subsets scored by all the decompositions of one sample together: the bound on the cost of
-# one ``feed()`` (a pick costs ~4 us here; one loss over 30-40 pawns asked for 4-6 decompositions
-# of up to 2,000 picks each, 24 ms). Past it, each further count vector gets its likeliest pick.
-PICKS_PER_FEED = 2000
-
-# The probability that a fall reading holds although its evidence may be incomplete in one way
-# (the name of each doubt is in the ``fell``'s "doubts"), by the share of exactly right fall
-# episodes with that doubt on the tuned families (simfamily pedestal-sync, pedestal-free,
-# pivot-spring, sim, sim_alt; 80 and 10 Hz, 4 and 3 cells; Laplace's rule, 2026-12-02):
-# "weighed" is a pawn read from the moment or a landing on the base plate, "set_down" a pawn
-# that tipped the disc and left before it was weighed (``_set_down_and_gone``).
-DOUBT_HOLDS = {
-    "misfit": 0.33,  # 2 of 7
-    "slow": 0.47,  # 24 of 51 (10 Hz)
-    "unweighed": 0.29,  # 1 of 5
-    "landings": 0.67,  # 3 of 4
-    "size": 0.31,  # 7 of 24
-    "unseen": 0.5,  # none seen: no evidence either way
-    "inside": 0.2,  # 0 of 3
-    "weighed": 0.4,  # 3 of 8
-    "set_down": 0.45,  # 4 of 9
-}
 
 
-class FallReader:
-    """The fall-reading half of ``SegmentJudge``: losses of mass after a tip (step by step), pawns
-    landing on the base plate, and the decomposition of every loss into pawns."""
 
-    s: SensingSettings
-    masses: dict[str, float]
-    layout: DiscLayout
-    positional: bool
-    tip_t: int | None
-    base: tuple[float, float, float]
-    fall_n: int
-    step_n: int
-    stairs: Staircase
-    on_base: list[Pawn]
-    lost_reported: float
-    lost_moment: tuple[float, float]
-    tip_moment: tuple[float, float] | None
-    exc_max: float
-    hand_ref: float | None
+class FallHost(Protocol):
+    """What ``FallWatch`` reads of the segment it watches (``SegmentJudge``), and the little it
+    changes there: the base rises by a tipping pawn weighed on the tilted disc, a quiet level of
+    the tilted disc restarts the hand tracking, a pawn possibly gone unweighed makes the tip's
+    falls unsure, a pawn placed is reported through the host (its ``placed_t`` and pawn list)."""
+
+    tip_t: int | None  # when the segment's tip was detected (None: no tip)
+    base: tuple[float, float, float]  # the segment's base level (F, Mx, My)
+    righted: bool  # the disc was seen righting itself after the tip
+    exc_max: float  # the tilt excursion since the tip
+    seg_exc_max: float  # ... and before any tip (the disc's own mass moved: ``explain.went_over``)
+    placed_t: int  # when the last ``placed`` was reported
+    tipping: TippingPawn  # the pawn whose release (or press) tipped the disc
+    press_at_tip: bool  # a finger still pressed a pawn when the disc went over
+    unsure_falls: bool  # the falls of this tip may include a pawn never weighed
+    hand_ref: float | None  # quiet level of the tilted disc (hands after a tip)
     run_sign: int
     back_t: int | None
-    last_loss_t: int
-    righted: bool
-    dec_memo: dict
-    picks_t: int = -1  # the sample whose decompositions ``picks_left`` counts
-    picks_left: int = PICKS_PER_FEED
-    placed_t: int
-    loss_t: int = -10**9  # when the last loss off a level disc was read (the base went down then)
-    unsure_falls: bool
-    pre_placed: bool
-    pre_est: float | None
-    press_at_tip: bool
-    dt: float
-    _placed_event: Callable[..., dict]  # provided by PlacementReader (the placing half of the judge)
 
-    def _drifted(self, t: int) -> tuple[float, float, float]:
-        raise NotImplementedError
+    def drifted(self, t: int) -> tuple[float, float, float]: ...
 
-    def zero_tol_g(self, pipe: Pipeline) -> float:
-        """Largest net force change that still counts as 'no change'."""
-        raise NotImplementedError
+    def zero_tol_g(self, pipe: Pipeline) -> float: ...
 
-    def _watch_stairs(self, pipe: Pipeline, t: int) -> list[dict]:
+    def placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict: ...
+
+
+class FallWatch:
+    """Losses of mass after a tip (step by step), pawns landing on the base plate, and the
+    decomposition of every loss into pawns. The judge's ``falls`` stage: it owns the fall state
+    of a segment (the staircase, the pawns on the base plate, what was reported lost) and reads
+    the rest of the segment through ``FallHost``."""
+
+    def __init__(self, host: FallHost, settings: SensingSettings, masses: dict[str, float],
+                 layout: DiscLayout, positional: bool, dt: float, fall_n: int, step_n: int) -> None:
+        self.host = host
+        self.s = settings
+        self.masses = masses
+        self.layout = layout
+        self.positional = positional
+        self.dt = dt
+        self.fall_n = fall_n
+        self.step_n = step_n
+        self.losses = LossReader(masses, layout.radius_mm, fall_n, step_n)
+        self.doubts = Doubts(settings, masses, positional, layout.radius_mm)
+        self.before_tip = BeforeTip(masses, layout.radius_mm, dt)
+        self.loss_t = -10**9  # when the last loss off a level disc was read (the base went down then)
+        self.reset()
+
+    def reset(self) -> None:
+        """A new segment: nothing lost, nothing on the base plate, a new staircase."""
+        self.lost_reported = 0.0  # grams already reported as fallen in this tip
+        self.lost_moment = (0.0, 0.0)  # moment the pawns reported fallen had where they stood
+        self.tip_moment: tuple[float, float] | None = None  # tracked pawns' moment when it tipped
+        self.last_loss_t = -1
+        self.stairs = Staircase(0.45 * self.masses["small"], self.dt)
+        self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
+        self.losses.new_segment()  # readings of losses already decomposed are this segment's
+
+    def watch_stairs(self, pipe: Pipeline, t: int) -> list[dict]:
         """Every sample while tipped: the staircase of plateaus and pawns landing on the base."""
         w = pipe.window(self.step_n)
         if w is None:
@@ -120,7 +111,7 @@ class FallReader:
         if self.stairs.press_xy is None:
             self.stairs.press_xy = self._load_point_before_tip(pipe)
             self.stairs.ids_at_tip = frozenset(map(id, pipe.pawns))
-            self.stairs.pre_est = self.pre_est
+            self.stairs.pre_est = self.host.tipping.est
         tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
         self.stairs.feed(w[0], w[3], tol)
         gained = self._tipping_pawn(pipe, t)
@@ -130,62 +121,15 @@ class FallReader:
         return [] if depth is None else self._landed_on_base(pipe, t, depth)
 
     def _load_point_before_tip(self, pipe: Pipeline) -> tuple[float, float]:
-        """Where the load above the base pressed in the last readings before the tip fired (the
-        pawn set down and its finger), by the force-weighted mean of its moment; the readings of
-        the tip itself (the disc's own weight moving out) are left out."""
-        n = max(4, round(TIP_PRESS_LOOKBACK_MS / self.dt))
-        w = pipe.window(n)
-        bf, bx, by = self.base
-        self.stairs.rise_before, self.stairs.rise_pawn = self._rose_before_tip(pipe, bf)
-        sw = sx = sy = 0.0
-        if w is not None:
-            skip = max(1, round(TIP_TRANSIENT_MS / self.dt))
-            for f, x, y in list(zip(w[0], w[1], w[2], strict=True))[:-skip]:
-                d = f - bf
-                if d >= 0.6 * self.masses["small"]:
-                    sw += d
-                    sx += x - bx
-                    sy += y - by
-        if sw <= 0.0:
-            return 0.0, 0.0
-        x, y = sx / sw, sy / sw
-        r = math.hypot(x, y)
-        lim = self.layout.radius_mm - 5.0
-        return (x * lim / r, y * lim / r) if r > lim else (x, y)
-
-    def _rose_before_tip(self, pipe: Pipeline, base_f: float) -> tuple[bool, float | None]:
-        """Did the load stand a pawn's weight above the base for a while in the last second before
-        the tip fired (a pawn set down, or a finger pressing)? And how far above it did a load
-        that weighs like a pawn and stood steady (no press, no pinch: a finger weighs more, and
-        trembles) stand: the median of its longest such run, or None. The readings of the tip
-        itself are left out."""
-        n = min(round(RISE_LOOKBACK_MS / self.dt), pipe.history_n)
-        w = pipe.window(n) if n >= 4 else None
-        if w is None:
-            return False, None
-        need = max(2, round(RISE_MIN_MS / self.dt))
-        lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
-        run = longest = 0
-        pawn: list[float] = []
-        best: list[float] = []
-        skip = max(1, round(TIP_TRANSIENT_MS / self.dt))
-        steady = max(3.0 * TILTED_ERR_G, 5.0 * pipe.sigma_f())
-        since = max(self.loss_t, self.placed_t)  # before that, the load stood on an older base
-        for f, ts in zip(w[0][:-skip], w[3][:-skip], strict=True):
-            if ts <= since:
-                continue
-            d = f - base_f
-            run = run + 1 if d >= lo else 0
-            longest = max(longest, run)
-            if not lo <= d <= hi:
-                pawn = []
-            elif pawn and max(max(pawn), d) - min(min(pawn), d) > 2.0 * steady:
-                pawn = [d]  # a pawn at rest is steady; a finger pressing or pinching is not
-            else:
-                pawn = pawn + [d]
-            if len(pawn) > len(best):
-                best = pawn
-        return longest >= need, (sorted(best)[len(best) // 2] if len(best) >= need else None)
+        """Where the load pressed before the tip, and whether (and how heavy) a pawn stood there
+        (``BeforeTip``), read as the tip episode's staircase starts."""
+        bt = self.before_tip
+        base = self.host.base
+        n = bt.rise_n(pipe.history_n)
+        since = max(self.loss_t, self.host.placed_t)  # before that, the load stood on an older base
+        self.stairs.rise_before, self.stairs.rise_pawn = bt.rose(pipe.window(n) if n >= 4 else None, base[0],
+                                                                 since, pipe.sigma_f())
+        return bt.load_point(pipe.window(bt.press_n), base)
 
     def _tipping_pawn(self, pipe: Pipeline, t: int) -> list[dict]:
         """The first quiet plateau of the tilted disc, before any pawn fell, stands a pawn above
@@ -195,29 +139,29 @@ class FallReader:
         disc (``placed``, not confident: weighed on the tilted disc) and the base rises by it.
         Without it, the falls of the tip are read one pawn short and with confidence."""
         st = self.stairs
-        if st.gain_judged or self.press_at_tip or self.pre_est is not None:
+        if st.gain_judged or self.host.press_at_tip or self.host.tipping.est is not None:
             # judged already, or a press is followed to its end, or the pawn whose release
             # tipped the disc is being weighed (``_resolve_pre``): wait for it
-            st.gain_judged = st.gain_judged or (self.press_at_tip and bool(st.plateaus))
+            st.gain_judged = st.gain_judged or (self.host.press_at_tip and bool(st.plateaus))
             return []
         if not st.plateaus:
             return []
         first = st.plateaus[0]
-        if first.n < self.step_n or (self.tip_t is not None and first.t_last <= self.tip_t):
+        if first.n < self.step_n or (self.host.tip_t is not None and first.t_last <= self.host.tip_t):
             return []
-        if self.pre_placed:
+        if self.host.tipping.placed:
             st.gain_judged = True
             if any(id(p) not in st.ids_at_tip for p in pipe.pawns):
                 return []  # the pawn whose release tipped the disc was weighed and placed
             # it was estimated at the tip but fit no pawn when weighed: it may have gone. Its
             # weight is the load that stood before the tip when that weighs like a pawn, else the
             # estimate right after the press ended
-            gain = first.level - self._drifted(t)[0]
+            gain = first.level - self.host.drifted(t)[0]
             return (self._set_down_and_gone(t, gain, st.rise_pawn, True)
                     or self._set_down_and_gone(t, gain, st.pre_est, False)
                     or self._unweighed_and_gone(pipe, t, gain))
         st.gain_judged = True
-        gain = first.level - self._drifted(t)[0]
+        gain = first.level - self.host.drifted(t)[0]
         lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
         size = min(self.masses, key=lambda k: abs(math.log(max(gain, 1e-3) / self.masses[k])))
         if not lo <= gain <= hi or abs(gain - self.masses[size]) > max(3.0 * TILTED_ERR_G,
@@ -226,15 +170,15 @@ class FallReader:
             # down went before the tilted disc was quiet (a tip seen late): when a load stood on
             # the disc just before, the falls of this tip may include a pawn never weighed
             if st.rise_before:
-                self.unsure_falls = True
+                self.host.unsure_falls = True
             return self._set_down_and_gone(t, gain, st.rise_pawn, True)
         px, py = st.press_xy if st.press_xy is not None else (0.0, 0.0)
-        ev = self._placed_event(pipe, t, size, gain, px, py)
+        ev = self.host.placed_event(pipe, t, size, gain, px, py)
         ev["confident"] = False
-        self.pre_placed = True
+        self.host.tipping.placed = True
         st.tip_pawn = pipe.pawns[-1]
-        b = self.base
-        self.base = (b[0] + gain, b[1] + gain * px, b[2] + gain * py)
+        b = self.host.base
+        self.host.base = (b[0] + gain, b[1] + gain * px, b[2] + gain * py)
         return [ev]
 
     def _set_down_and_gone(self, t: int, gain: float, rise: float | None, fit: bool) -> list[dict]:
@@ -267,7 +211,7 @@ class FallReader:
         (the one set down, the first to reach the low rim). Its size is unknown: the likeliest
         is the commonest size of the pawns set down so far (Laplace's rule), not confident.
         Without it the episode reports no fall at all."""
-        if abs(gain) > self.zero_tol_g(pipe):
+        if abs(gain) > self.host.zero_tol_g(pipe):
             return []  # the level moved: a pawn stayed (weighed above), or more went (the steps)
         seen = [p.size for p in (*pipe.pawns, *pipe.base_pawns)]
         size = max(SIZES, key=lambda k: (seen.count(k), -SIZES.index(k)))
@@ -276,7 +220,7 @@ class FallReader:
                  "mass_g": round(self.masses[size], 2), "confident": False, "set_down": True,
                  "posterior": round((1 + seen.count(size)) / (len(SIZES) + len(seen)), 3)}]
 
-    def _check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
+    def check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
         """While tipped: pawns come off one after another. As soon as the total force has been
         quiet for a short while after a drop, report the loss (mass evidence only: the disc is
         still tilted, so the moment says little)."""
@@ -287,18 +231,18 @@ class FallReader:
         if max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
             return None
         level_f = sum(fs) / len(fs)
-        self.hand_ref = level_f  # a new quiet level: an open run was a step (a pawn falling)
-        self.run_sign = 0
-        self.back_t = None
+        self.host.hand_ref = level_f  # a new quiet level: an open run was a step (a pawn falling)
+        self.host.run_sign = 0
+        self.host.back_t = None
         if ts[0] <= self.last_loss_t:
             return None
-        new_loss = -(level_f - self._drifted(t)[0]) - self.lost_reported
-        if new_loss <= self.zero_tol_g(pipe) or (self._decompose(pipe, new_loss, None) is None
+        new_loss = -(level_f - self.host.drifted(t)[0]) - self.lost_reported
+        if new_loss <= self.host.zero_tol_g(pipe) or (self.read_loss(pipe, new_loss, None) is None
                                                   and not self.on_base):
             return None
         self.lost_reported += new_loss
         self.last_loss_t = t
-        return self._loss_events(pipe, t, new_loss, None, removed=False)
+        return self.loss_events(pipe, t, new_loss, None, removed=False)
 
     def _landed_on_base(self, pipe: Pipeline, t: int, depth: float) -> list[dict]:
         """A dip of one pawn's weight with a landing impact: that pawn fell onto the base plate,
@@ -350,7 +294,7 @@ class FallReader:
             self.on_base.remove(p)
         return True
 
-    def _base_pickup(self, pipe: Pipeline, lost: float,
+    def base_pickup(self, pipe: Pipeline, lost: float,
                      moment: tuple[float, float] | None) -> tuple[Pawn, ...] | None:
         """The pawns lying on the base plate (reported fallen, still weighed) whose weight a loss
         is, when it left from outside the disc (where the base plate is): a player picking them
@@ -371,12 +315,12 @@ class FallReader:
         sigma_r = pipe.sigma_m() * math.sqrt(2.0 / self.fall_n) / lost
         return math.hypot(*moment) / lost >= self.layout.radius_mm - BASE_PICKUP_INSIDE_MM + 2.0 * sigma_r
 
-    def _weighed_falls(self, pipe: Pipeline, t: int) -> list[dict]:
+    def weighed_falls(self, pipe: Pipeline, t: int) -> list[dict]:
         """Level again, but the pawns still tracked on the disc would hold it over: some pawns
         slid off and lie on the base plate (still weighed). Report the likeliest, not confident."""
         if not self.positional or self.tip_moment is None:
             return []
-        if self.exc_max < WEIGHED_LAY_OVER * pipe.tip_threshold():
+        if self.host.exc_max < WEIGHED_LAY_OVER * pipe.tip_threshold():
             # pawns slide only on a disc lying far over (tilted past their friction); a disc that
             # rocked a little and came back (a wobble read as a tip) shed none of them
             return []
@@ -400,75 +344,49 @@ class FallReader:
 
     def _toward(self, pipe: Pipeline) -> tuple[float, float] | None:
         """After a tip: the unit vector the disc tipped towards (the pawns' moment), else None."""
-        if self.tip_t is None or not self.positional:
+        if self.host.tip_t is None or not self.positional:
             return None
         zero = pipe.zero
-        mx, my = self.base[1] - zero[1], self.base[2] - zero[2]
+        mx, my = self.host.base[1] - zero[1], self.host.base[2] - zero[2]
         norm = math.hypot(mx, my)
         return (mx / norm, my / norm) if norm > 1e-6 else None
 
-    def _decompose(self, pipe: Pipeline, lost: float | list[float],  # noqa: ANN202
-                   moment: tuple[float, float] | None):
-        # the loss is the difference of two levels averaged over a few samples (few at 10 Hz);
-        # a list is the steps of the staircase after a tip (shorter plateaus)
-        n = self.step_n if isinstance(lost, list) else self.fall_n
-        sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / n)))
-        if not isinstance(lost, list) and self.tip_t is not None and not self.righted:
-            # a level of the disc still lying on its stop: it rebounds as pawns leave and rocks
-            # after a knock, so the level is biased like a step's plateau
-            sigma = math.hypot(sigma, TILTED_ERR_G)
-        toward = self._toward(pipe)
-        # bounded cost: a level that is not explained yet is judged again on every sample, and
-        # the reading of the same loss (to 0.02 g, 10 g*mm) of the same pawns is not re-run
-        key = (tuple(round(v / 0.02) for v in lost) if isinstance(lost, list) else round(lost / 0.02),
-               None if moment is None else (round(moment[0] / 10.0), round(moment[1] / 10.0)),
-               tuple(map(id, pipe.pawns)), round(sigma, 3),
-               None if toward is None else (round(toward[0], 3), round(toward[1], 3)))
-        memo = self.dec_memo
-        if key in memo:
-            return memo[key]
-        if len(memo) > 64:
-            memo.clear()
-        budget = self.picks_budget(pipe)
-        if isinstance(lost, list):
-            dec = decompose_steps(lost, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
-                                  radius_mm=self.layout.radius_mm, max_picks=budget)
-        else:
-            dec = decompose(lost, moment, pipe.pawns, self.masses, sigma_g=sigma, toward=toward,
-                            radius_mm=self.layout.radius_mm, max_picks=budget)
-        self.spend_picks(dec)
-        memo[key] = dec
-        return dec
+    def read_loss(self, pipe: Pipeline, lost: float | list[float],
+                   moment: tuple[float, float] | None) -> Decomposition | None:
+        """The pawns a loss is (``LossReader.read``; a list: the steps of the staircase after a tip)."""
+        tilted = self.host.tip_t is not None and not self.host.righted
+        return self.losses.read(lost, moment, pipe.pawns, pipe.sigma_f(), tilted, self._toward(pipe),
+                                self._sample_t(pipe))
+
+    @staticmethod
+    def _sample_t(pipe: Pipeline) -> int:
+        """The time of the pipeline's latest sample (-1 before any)."""
+        w = pipe.window(1)
+        return w[3][-1] if w is not None else -1
 
     def picks_budget(self, pipe: Pipeline) -> int:
-        """Pawn subsets the decompositions of this sample may still score (``PICKS_PER_FEED``)."""
-        w = pipe.window(1)
-        t = w[3][-1] if w is not None else -1
-        if t != self.picks_t:
-            self.picks_t = t
-            self.picks_left = PICKS_PER_FEED
-        return max(0, self.picks_left)
+        """Pawn subsets the decompositions of this sample may still score (``LossReader.budget``)."""
+        return self.losses.budget(self._sample_t(pipe))
 
     def spend_picks(self, dec: Decomposition | None) -> None:
         """Count a decomposition's picks against this sample's budget."""
-        if dec is not None:
-            self.picks_left -= dec.picks
+        self.losses.spend(dec)
 
-    def _loss_events(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
+    def loss_events(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
                      removed: bool) -> list[dict]:
         """``removed`` (one pawn lifted by hand) or ``fell`` for a loss of mass; update the pawn list."""
-        if self.tip_t is None:
+        if self.host.tip_t is None:
             self.loss_t = t
-            if removed and went_over(self, pipe):  # type: ignore[arg-type]
+            if removed and went_over(self.positional, self.host.seg_exc_max, pipe.tip_threshold()):
                 return self._went_over_loss(pipe, t, lost, moment)
-        if self.tip_t is not None and self._off_the_base(pipe, lost):
+        if self.host.tip_t is not None and self._off_the_base(pipe, lost):
             self.stairs.reported()
             return []
-        if self.tip_t is None and not removed and self._finger_left(pipe, t, lost, moment):
+        if self.host.tip_t is None and not removed and self._finger_left(pipe, t, lost, moment):
             return []
         unseen = False
-        if self.tip_t is None and removed:  # a pinch lifted it (a pawn sliding off is not picked)
-            picked = self._base_pickup(pipe, lost, moment)
+        if self.host.tip_t is None and removed:  # a pinch lifted it (a pawn sliding off is not picked)
+            picked = self.base_pickup(pipe, lost, moment)
             if picked is not None:  # a fallen pawn picked up from the base plate: reported already
                 for p in picked:
                     pipe.base_pawns.remove(p)
@@ -478,17 +396,15 @@ class FallReader:
                 # (at 10 Hz a flight is shorter than a reading); it fell, it was not lifted off
                 removed = False
                 unseen = True
-        dec = self._decompose(pipe, lost, None if unseen or not self.positional else moment)
-        if self.tip_t is not None:  # after a tip: read the loss step by step when steps were seen
+        dec = self.read_loss(pipe, lost, None if unseen or not self.positional else moment)
+        if self.host.tip_t is not None:  # after a tip: read the loss step by step when steps were seen
             steps = self.stairs.steps(lost)
             self.stairs.reported()
             if len(steps) > 1:
-                sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / self.fall_n)))
-                if not self.righted:
-                    # the total is a level of the disc still lying on its stop: it rebounds as
-                    # pawns leave, so the level is biased like a step's plateau
-                    sigma = math.hypot(sigma, TILTED_ERR_G)
-                dec = prefer_steps(lost, dec, self._decompose(pipe, steps, None), sigma)
+                # the total is a level of the disc still lying on its stop unless it righted:
+                # it rebounds as pawns leave, so the level is biased like a step's plateau
+                sigma = self.losses.sigma(pipe.sigma_f(), False, not self.host.righted)
+                dec = prefer_steps(lost, dec, self.read_loss(pipe, steps, None), sigma)
         if dec is None:
             if lost < 0.6 * min(self.masses.values()):
                 return []
@@ -497,7 +413,7 @@ class FallReader:
                      "mass_g": round(lost, 2), "confident": False}]
         for p in dec.pawns:
             pipe.pawns.remove(p)
-            if p.x_mm is not None and p.y_mm is not None and self.tip_t is not None:
+            if p.x_mm is not None and p.y_mm is not None and self.host.tip_t is not None:
                 self.lost_moment = (self.lost_moment[0] + p.mass_g * p.x_mm,
                                     self.lost_moment[1] + p.mass_g * p.y_mm)
         total = sum(dec.counts.values())
@@ -506,7 +422,9 @@ class FallReader:
             ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
         else:
             ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
-        doubts = self._doubts(dec, removed, unseen)
+        doubts = self.doubts.of(dec, removed, unseen, tipped=self.host.tip_t is not None,
+                                watch_dips=self.stairs.watch_dips, unsure_falls=self.host.unsure_falls,
+                                landings=self.stairs.landings)
         posterior = dec.posterior * math.prod(doubts.values())
         if ev["event"] == "fell":
             ev["posterior"] = round(posterior, 3)  # of these counts, with what the evidence may lack
@@ -524,43 +442,11 @@ class FallReader:
         mass moved out meanwhile (``explain.went_over``): the press tipped the disc and pawns fell
         (a tip its tests missed). ``tipped`` (late), the falls (not confident: the tip was not
         seen, and the survivors may have slid) and ``settled``, not ``removed``."""
-        falls = self._loss_events(pipe, t, lost, moment, removed=False)
+        falls = self.loss_events(pipe, t, lost, moment, removed=False)
         for ev in falls:
             ev["confident"] = False
         pipe.tip_episode_over(t)
         return [{"event": "tipped", "t_ms": t, "late": True}, *falls, {"event": "settled", "t_ms": t}]
-
-    def _doubts(self, dec: Decomposition, removed: bool, unseen: bool) -> dict[str, float]:
-        """What the decomposition's posterior leaves out: the ways the evidence it was given may be
-        incomplete, each with the probability that a reading holds all the same (``DOUBT_HOLDS``).
-        The posterior reported is the decomposition's times these, so that ``confident`` is one
-        rule (posterior >= ``CONFIDENT_P``) on a probability that means what it says."""
-        out: dict[str, float] = {}
-        if not dec.confident and dec.posterior >= CONFIDENT_P:
-            out["misfit"] = DOUBT_HOLDS["misfit"]  # no count vector fits the mass well, or the steps disagree
-        if self.tip_t is not None:
-            if not self.stairs.watch_dips:
-                # at a slow rate one reading spans a pawn's flight onto the base plate (it stays
-                # weighed) or several falls: the counts cannot be singled out
-                out["slow"] = DOUBT_HOLDS["slow"]
-            if self.unsure_falls:
-                out["unweighed"] = DOUBT_HOLDS["unweighed"]  # a pawn set down may have gone unweighed
-            if self.stairs.landings:
-                # pawns were seen landing on the base plate without being read (they may stay or
-                # roll off later)
-                out["landings"] = DOUBT_HOLDS["landings"]
-        if any(self._size_unsure(p) for p in dec.pawns):
-            # a pawn taken was weighed at its placement as no size really (a finger, two pawns, a
-            # tilted disc): what it is, and so what fell, rests on that reading
-            out["size"] = DOUBT_HOLDS["size"]
-        if unseen:
-            out["unseen"] = DOUBT_HOLDS["unseen"]
-        elif self.tip_t is None and not removed and not self._slid_from_rim(dec):
-            # no tip was seen and no pinch lifted it, but a level disc loses a pawn by itself only
-            # over its rim: a pawn from further in left a disc that tilted unseen (more may have
-            # gone onto the base plate), or the loss is no pawn at all (a finger leaving)
-            out["inside"] = DOUBT_HOLDS["inside"]
-        return out
 
     def _finger_left(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None) -> bool:
         """Was a loss with no tip and no pinch the finger of the last placement leaving, not a pawn?
@@ -572,7 +458,7 @@ class FallReader:
         pawn that is really there), and no ``fell`` is reported."""
         if not self.positional or moment is None or not pipe.pawns or lost <= 0.0:
             return False
-        if t - self.placed_t > FINGER_LEAVES_MS:
+        if t - self.host.placed_t > FINGER_LEAVES_MS:
             return False
         last = pipe.pawns[-1]
         if last.x_mm is None or last.y_mm is None:
@@ -589,18 +475,3 @@ class FallReader:
         size = min(self.masses, key=lambda k: abs(math.log(rest / self.masses[k])))
         pipe.pawns[-1] = Pawn(size, rest, last.x_mm, last.y_mm)
         return True
-
-    def _size_unsure(self, pawn: Pawn) -> bool:
-        """Does a tracked pawn's measured mass fit no size (beyond the size tolerance a placement is
-        matched with: its ``placed`` named the nearest size, not confident)?"""
-        nominal = self.masses[pawn.size]
-        return abs(pawn.mass_g - nominal) > max(self.s.pawn_tol_min_g, self.s.pawn_tol_frac * nominal)
-
-    def _slid_from_rim(self, dec: Decomposition) -> bool:
-        """Did every pawn of a reading stand where a pawn slides off a level disc alone (near the
-        rim)? Unknown without positions (one cell): then the reading has only the mass."""
-        if not self.positional or not dec.pawns:
-            return False
-        return all(p.x_mm is not None and p.y_mm is not None
-                   and math.hypot(p.x_mm, p.y_mm) >= SLIDE_FROM_FRACTION * self.layout.radius_mm
-                   for p in dec.pawns)

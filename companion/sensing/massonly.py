@@ -10,17 +10,22 @@ fell, settled. So does a loss without any press that starts within ``FALL_AFTER_
 are not confident: their counts come from the mass alone. (A pawn that slides off alone soon
 after a placement reads as a tip too: with one cell the two cannot be told apart.)
 
-Tables that locate loads use the same reading (``loss_after_release_tip``) for the tips their
+Tables that locate loads use the same reading (``tip_after_release``) for the tips their
 tip tests missed, with two guards: more than one pawn's weight must be gone, and the plateau must
 have held for ``PLATEAU_HOLD_MS`` (a pinch lifting a pawn off drops below the base at once).
+
+Both readings are pure functions of the segment's press (``Press``) and the step (``tip_of``,
+``tip_after_release``); ``tip_events`` reports a reading through the judge.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from companion.sensing.pipeline import Pipeline
+    from companion.sensing.placing import Placements
     from companion.sensing.segments import SegmentJudge
 
 PLATEAU_MS = 60.0  # the plateau is read over this long right after the release
@@ -28,49 +33,72 @@ PLATEAU_HOLD_MS = 150.0  # ... and (tables that locate loads) held at least this
 FALL_AFTER_PLACED_MS = 1500.0  # a loss with no press starting this soon after a ``placed``
 
 
-def mass_only_tip(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float],
-                  d_f: float) -> list[dict] | None:
-    """The events of a tip seen on a mass-only table, or None when the segment is no such tip."""
-    if judge.positional:
+@dataclass(frozen=True)
+class Press:
+    """A segment's finger press, as these readings need it."""
+
+    point: tuple[float, float] | None  # where the strongest press pressed (None: no press)
+    presses: int  # finger-like press episodes (apart in time)
+    post_press: list[float]  # the force above the base after the strongest press
+    since_placed_ms: float  # from the last ``placed`` to the segment's start
+
+
+@dataclass(frozen=True)
+class MissedTip:
+    """A tip read from the weight that left: the mass lost and the pawn set down just before
+    (size, mass, x, y; None: none)."""
+
+    lost: float
+    placed: tuple[str, float, float, float] | None
+
+
+def tip_of(press: Press, placing: Placements, dt: float, d_f: float) -> MissedTip | None:
+    """A tip seen on a mass-only table (``d_f``: the step of the still level), or None when the
+    segment is no such tip."""
+    if placing.positional:
         return None
-    lightest = min(judge.masses.values())
-    if judge.press_w <= 0 and -d_f >= 0.75 * lightest and judge.t0 - judge.placed_t <= FALL_AFTER_PLACED_MS:
-        return _tip(judge, pipe, t, level, -d_f, [])
-    return loss_after_release_tip(judge, pipe, t, level, d_f, 0.75 * lightest)
+    lightest = min(placing.masses.values())
+    if press.point is None and -d_f >= 0.75 * lightest and press.since_placed_ms <= FALL_AFTER_PLACED_MS:
+        return MissedTip(-d_f, None)
+    return tip_after_release(press, placing, dt, d_f, 0.75 * lightest)
 
 
-def loss_after_release_tip(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float],
-                           d_f: float, min_lost_g: float) -> list[dict] | None:
+def tip_after_release(press: Press, placing: Placements, dt: float, d_f: float,
+                      min_lost_g: float) -> MissedTip | None:
     """A pawn set down (one press, a pawn-sized plateau right after the release) and then, in the
     same segment, a level at least ``min_lost_g`` below that plateau: placed, tipped, fell,
     settled. None when the segment is no such tip. On a table that locates loads the tip tests
     run first; this catches the tips they missed (at 10 Hz a tip can show in no reading), and
     only for losses of more than one pawn: one pawn leaving right after a placement may have
     slid off alone."""
-    if judge.press_w <= 0 or judge.presses != 1 or not judge.post_press:
+    post = press.post_press
+    if press.point is None or press.presses != 1 or not post:
         return None
-    k = max(1, round(PLATEAU_MS / judge.dt))
-    vals = sorted(judge.post_press[:k])
+    k = max(1, round(PLATEAU_MS / dt))
+    vals = sorted(post[:k])
     plateau = vals[len(vals) // 2]
-    size = judge._match_size(plateau)
+    size = placing.match_size(plateau)
     lost = plateau - d_f
     if size is None or lost < min_lost_g:
         return None
     x = y = 0.0
-    if judge.positional:
+    if placing.positional:
         # the pawn stood on the disc for a while: a pinch lifting a pawn off drops below the
         # base within a reading of its release, a tipping disc needs time to shed pawns
-        n = max(2, round(PLATEAU_HOLD_MS / judge.dt))
-        if len(judge.post_press) < n or min(judge.post_press[:n]) < 0.6 * plateau:
+        n = max(2, round(PLATEAU_HOLD_MS / dt))
+        if len(post) < n or min(post[:n]) < 0.6 * plateau:
             return None
-        x, y = judge._press_point()
-    return _tip(judge, pipe, t, level, lost, [judge._placed_event(pipe, t, size, plateau, x, y)])
+        x, y = press.point
+    return MissedTip(lost, (size, plateau, x, y))
 
 
-def _tip(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float], lost: float,
-         events: list[dict]) -> list[dict]:
+def tip_events(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float],
+               tip: MissedTip) -> list[dict]:
+    """``placed`` (the pawn set down, if any), ``tipped``, the falls (not confident: counts from
+    the mass alone) and ``settled``; the segment ends at ``level``."""
+    events = [] if tip.placed is None else [judge.placed_event(pipe, t, *tip.placed)]
     events.append({"event": "tipped", "t_ms": t})
-    falls = judge._loss_events(pipe, t, lost, None, removed=False)
+    falls = judge.falls.loss_events(pipe, t, tip.lost, None, removed=False)
     for ev in falls:
         ev["confident"] = False
     events.extend(falls)

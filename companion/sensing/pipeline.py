@@ -375,7 +375,7 @@ class Pipeline:
         tips = self.tips
         tipped = self._state is TIPPED
         excursion = (j.exc_max, max(j.tip_t_ms, j.exc_peak_t)) if tipped else _NO_EXCURSION
-        excess, righted = tips.measure(sig, tipped, j.presses > 0, excursion)
+        excess, righted = tips.measure(sig, tipped, j.pressing.presses > 0, excursion)
         if righted:
             j.righted = True
         seg = sig.f
@@ -409,15 +409,16 @@ class Pipeline:
         changes only when a press or a pawn comes or goes); the pawns are compared as tuples
         (equal frozen pawns have equal masses, so an equal list gives the same mass on the disc)."""
         pawns, bp = tuple(self.pawns), tuple(self.base_pawns)
-        pressing = j.cur_ep is not None
-        placed = j.presses > 0
+        pr = j.pressing
+        pressing = pr.cur_ep is not None
+        placed = pr.presses > 0
         m = self._pv_memo
-        if m is not None and m[1] is j.base and m[2] is j.press_w and m[3] is j.press_x and \
-                m[4] is j.press_y and m[5] is pressing and m[6] is placed and m[7] == pawns and m[8] == bp:
+        if m is not None and m[1] is j.base and m[2] is pr.press_w and m[3] is pr.press_x and \
+                m[4] is pr.press_y and m[5] is pressing and m[6] is placed and m[7] == pawns and m[8] == bp:
             return m[0]
-        pv = PressView(j.base, (j.press_w, j.press_x, j.press_y), pressing, placed,
+        pv = PressView(j.base, (pr.press_w, pr.press_x, pr.press_y), pressing, placed,
                        sum(p.mass_g for p in pawns) + sum(p.mass_g for p in bp))
-        self._pv_memo = (pv, j.base, j.press_w, j.press_x, j.press_y, pressing, placed, pawns, bp)
+        self._pv_memo = (pv, j.base, pr.press_w, pr.press_x, pr.press_y, pressing, placed, pawns, bp)
         return pv
 
     def window(self, n: int) -> tuple[list[float], list[float], list[float], list[int]] | None:

@@ -1,9 +1,9 @@
 """Reading a placement from the still level after a finger set a pawn down.
 
-The ``placing`` half of ``SegmentJudge``: the pawn size a force step fits, where the pawn stands
-(the level's moment combined with the finger's press), the ``placed`` event, and the check that
-the level shows a disc lying tilted (a tip the tip test missed) rather than a pawn standing on it;
-and the pawn whose release (or press) tipped the disc, weighed on the tilted disc.
+``Placements`` (the judge's ``placing`` stage): the pawn size a force step fits, where the pawn
+stands (the level's moment combined with the finger's press, ``PawnLocator``), the ``placed``
+event, and the check that the level shows a disc lying tilted (a tip the tip test missed) rather
+than a pawn standing on it. The pawn whose release (or press) tipped the disc is ``tipping.py``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from companion.sensing.falls import Pawn
 
 if TYPE_CHECKING:
     from companion.sensing.layout import DiscLayout
-    from companion.sensing.pipeline import Pipeline
     from companion.sensing.settings import SensingSettings
 
 PRESS_BIAS_MM = 3.0  # a finger presses within a few mm of the pawn's centre
@@ -33,54 +32,38 @@ PAWN_FOOT_MM = 6.0  # the smallest pawn's foot radius: its centre stands this fa
 NEAR_SIZE_RANGE = (0.6, 1.3)  # a step this share of the lightest .. heaviest pawn may be one
 
 
-class PlacementReader:
-    """Size, position and the ``placed`` event of a pawn set down; a disc found lying tilted."""
+class Placements:
+    """Size, position and the ``placed`` event of a pawn set down; a disc found lying tilted.
 
-    s: SensingSettings
-    masses: dict[str, float]
-    layout: DiscLayout
-    positional: bool
-    presses: int
-    press_w: float
-    press_x: float
-    press_y: float
-    placed_t: int
-    dt: float
-    base: tuple[float, float, float]
-    tip_t: int | None
-    pre_n: int
-    post_press: list[float]
-    trail: list[tuple[float, float, float]]
-    pre_placed: bool
-    pre_est: float | None
-    pre_at: tuple[float, float]
-    cand: tuple[tuple[float, float, float], int] | None
-    cand_kind: str | None
-    press_at_tip: bool
-    unsure_falls: bool
-    locator: PawnLocator
+    A stage of ``SegmentJudge`` (``judge.placing``) with explicit inputs: the pawn set and the
+    geometry are fixed at construction; the segment's readings (the finger's press, the trail of
+    readings, the pipeline's learned sigmas) come in as arguments. It keeps no state of its own.
+    """
 
-    def _drifted(self, t: int) -> tuple[float, float, float]:
-        raise NotImplementedError
+    def __init__(self, settings: SensingSettings, masses: dict[str, float], layout: DiscLayout,
+                 positional: bool, locator: PawnLocator) -> None:
+        self.s = settings
+        self.masses = masses
+        self.layout = layout
+        self.positional = positional
+        self.locator = locator
 
-    def _press_point(self) -> tuple[float, float]:
-        """Where the finger pressed (the strongest press of the segment; ``press_w`` > 0)."""
-        return self.press_x / self.press_w, self.press_y / self.press_w
-
-    def _lies_tilted(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float) -> bool:
+    def lies_tilted(self, press: tuple[float, float] | None, d_f: float, d_x: float, d_y: float,
+                    tip_threshold: float) -> bool:
         """Does the still level after a pawn was set down show a disc lying tilted? Its moment
         puts the new mass beyond the disc's edge, which no pawn can do, and it lies further from
-        the pawn's moment where the finger set it down than a tip needs. A tip that tilts the disc
-        only slowly, or by little, can stay under the tip test while the finger's press hides it
-        (at 10 Hz one reading spans the release and the tilt)."""
-        if not self.positional or self.press_w <= 0 or d_f <= 0.0:
+        the pawn's moment where the finger set it down (``press``: the press point, None without
+        a press) than a tip needs (``tip_threshold``). A tip that tilts the disc only slowly, or
+        by little, can stay under the tip test while the finger's press hides it (at 10 Hz one
+        reading spans the release and the tilt)."""
+        if not self.positional or press is None or d_f <= 0.0:
             return False
         if math.hypot(d_x, d_y) <= d_f * self.layout.radius_mm:
             return False
-        px, py = self._press_point()
-        return math.hypot(d_x - d_f * px, d_y - d_f * py) > pipe.tip_threshold()
+        px, py = press
+        return math.hypot(d_x - d_f * px, d_y - d_f * py) > tip_threshold
 
-    def _match_size(self, d_f: float) -> str | None:
+    def match_size(self, d_f: float) -> str | None:
         """The pawn size whose mass fits a force step, or None."""
         best = None
         for size, m in self.masses.items():
@@ -89,7 +72,7 @@ class PlacementReader:
                 best = size
         return best
 
-    def _near_size(self, d_f: float) -> str | None:
+    def near_size(self, d_f: float) -> str | None:
         """The pawn size nearest a step that fits none (two noisy levels, the slow wander of the
         cells, can miss the tolerance): reported, but not confident, rather than lost. None for a
         step no pawn could make. (A light finger still resting on the pawn also fits none: such a
@@ -100,171 +83,68 @@ class PlacementReader:
         return min(self.masses, key=lambda k: abs(d_f - self.masses[k]) / max(
             self.s.pawn_tol_min_g, self.s.pawn_tol_frac * self.masses[k]))
 
-    def _released_into(self, pipe: Pipeline, level_f: float, n_still: int, tol_f: float) -> bool:
-        """Did the still level begin as a finger let go? Back from the level, the first force
-        reading off it (beyond the stillness tolerance; the disc may have moved a little longer)
-        lies well above it: the force came down into the level. A level the force rose into
-        instead may be a light finger still resting on the pawn: as steady as a pawn, a few
-        grams heavier."""
-        w = pipe.window_f(pipe.history_n)
-        if w is None:
+    @staticmethod
+    def released_into(forces: list[float] | None, level_f: float, n_still: int, tol_f: float,
+                      sigma_f: float, dt: float) -> bool:
+        """Did the still level begin as a finger let go? ``forces``: the pipeline's history of
+        the total force (oldest first), its last ``n_still`` the level. Back from the level, the
+        first force reading off it (beyond the stillness tolerance; the disc may have moved a
+        little longer) lies well above it: the force came down into the level. A level the force
+        rose into instead may be a light finger still resting on the pawn: as steady as a pawn,
+        a few grams heavier."""
+        if forces is None:
             return False
-        drop = max(RELEASE_DROP_G, 3.0 * pipe.sigma_f())
+        drop = max(RELEASE_DROP_G, 3.0 * sigma_f)
         left = None  # readings still searched once off the level (a reading spans the release's end)
-        for f in reversed(w[:len(w) - n_still]):
+        for f in reversed(forces[:len(forces) - n_still]):
             if f - level_f >= drop:
                 return True
             if level_f - f > tol_f:
                 return False  # the force rose into the level
             if left is None and f - level_f > tol_f:
-                left = max(2, round(RELEASE_LOOK_MS / self.dt))
+                left = max(2, round(RELEASE_LOOK_MS / dt))
             if left is not None:
                 left -= 1
                 if left <= 0:
                     return False
         return False
 
-    def _position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float, n: int) -> tuple[float, float]:
-        """Where the pawn stands (``PawnLocator.locate``: the level and the finger's press)."""
+    def position(self, trail: list[tuple[float, float, float]], d_f: float, d_x: float, d_y: float,
+                 n: int, sigma_f: float, sigma_m: float) -> tuple[float, float]:
+        """Where the pawn stands (``PawnLocator.locate``: the level and the finger's press).
+        ``trail``: the segment's readings above its base, the last ``n`` those of the level."""
         if not self.positional:
             return d_x / d_f, d_y / d_f
         # a step that fits no size (two pawns, an odd pawn, a finger still resting) is weighed
         # with the nearest size's mass only as far as it missed it (see ``PawnLocator.level``)
-        size = self._match_size(d_f)
+        size = self.match_size(d_f)
         near = size is None
         if near:
-            size = self._near_size(d_f)
-        trail = self.trail[:max(0, len(self.trail) - n)]
-        return self.locator.locate(trail, d_f, d_x, d_y, n, pipe.sigma_f(), pipe.sigma_m(),
+            size = self.near_size(d_f)
+        trail = trail[:max(0, len(trail) - n)]
+        return self.locator.locate(trail, d_f, d_x, d_y, n, sigma_f, sigma_m,
                                    None if size is None else self.masses[size], near)
 
-    def press_fit(self, pipe: Pipeline, n: int, d_f: float) -> tuple[float, float, float, float] | None:
-        """The finger's press of this segment up to its last ``n`` readings (``PawnLocator.press_fit``)."""
-        trail = self.trail[:max(0, len(self.trail) - n)]
-        return self.locator.press_fit(trail, d_f, pipe.sigma_f(), pipe.sigma_m())
+    def press_fit(self, trail: list[tuple[float, float, float]], n: int, d_f: float, sigma_f: float,
+                  sigma_m: float) -> tuple[float, float, float, float] | None:
+        """The finger's press of ``trail`` up to its last ``n`` readings (``PawnLocator.press_fit``)."""
+        trail = trail[:max(0, len(trail) - n)]
+        return self.locator.press_fit(trail, d_f, sigma_f, sigma_m)
 
-    def _placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
-        """The ``placed`` event, also recorded in the pipeline's pawn list."""
-        self.placed_t = t
+    def placed_event(self, t: int, size: str, mass: float, x: float, y: float) -> tuple[dict, Pawn]:
+        """The ``placed`` event and the pawn to track (an estimate beyond the disc's edge pulled
+        back onto it)."""
         if not self.positional:
-            pipe.pawns.append(Pawn(size, mass, None, None))
-            return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
-                    "x_mm": None, "y_mm": None, "zone": None, "number": None}
+            return ({"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
+                     "x_mm": None, "y_mm": None, "zone": None, "number": None}, Pawn(size, mass, None, None))
         r = math.hypot(x, y)
         r_max = self.layout.radius_mm - PAWN_FOOT_MM
         if r > r_max:  # a pawn stands on the disc: an estimate beyond its edge is pulled back onto it
             x, y = x * r_max / r, y * r_max / r
         zone, number = self.layout.locate(x, y, self.s.line_margin_mm)
-        pipe.pawns.append(Pawn(size, mass, x, y))
-        return {"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
-                "x_mm": round(x, 1), "y_mm": round(y, 1), "zone": zone, "number": number}
-
-    # ---------------------------------------------------------------- the pawn that tipped the disc
-    def before_tip(self, pipe: Pipeline, t: int) -> list[dict]:
-        """Called as ``tipped`` is reported: if a finger had just set a pawn down (its release tipped
-        the disc), estimate that pawn from the level right after the finger let go. The ``placed``
-        event itself waits for the first quiet moment of the tilted disc, where the load is
-        static and the mass is measured cleanly (see ``_resolve_pre``)."""
-        if self.pre_placed:
-            return []
-        if self.press_w <= 0 or not self.post_press:
-            # no firm press; a still level taken for a pawn set down was waiting for its finger
-            # to let go (``RELEASE_UNSEEN_MS``) when the disc went over: that pawn tipped it
-            cand = self.cand
-            if cand is None or self.cand_kind != "placed":
-                return []
-            base = self._drifted(t)
-            d_f = cand[0][0] - base[0]
-            if d_f <= 0.0:
-                return []
-            self.pre_est = d_f
-            self.pre_at = ((cand[0][1] - base[1]) / d_f, (cand[0][2] - base[2]) / d_f)
-            self.pre_placed = True
-            return []
-        k = max(1, round(60.0 / self.dt))
-        vals = sorted(self.post_press[:k])
-        self.pre_est = vals[len(vals) // 2]
-        self.pre_at = self._press_point()
-        self.pre_placed = True
-        return []
-
-    def _resolve_pre(self, pipe: Pipeline, t: int, level: tuple[float, float, float] | None) -> list[dict]:
-        """Emit the ``placed`` of the pawn that tipped the disc: mass from the quiet tilted level
-        when it fits a pawn (nothing has fallen yet), else from the estimate at the tip."""
-        est = self.pre_est
-        self.pre_est = None
-        assert est is not None
-        f = est
-        est_size = self._match_size(est)
-        # the quiet tilted level is the clean measurement; the estimate from right after the
-        # release (the disc already moving) only backs it up. Without the level, or when the two
-        # name different sizes (a pawn may have fallen before the disc was quiet), say so.
-        confident = False
-        if level is not None:
-            d = level[0] - self._drifted(t)[0]
-            level_size = self._match_size(d)
-            if level_size is not None:
-                f = d
-                confident = est_size in (None, level_size)
-        size = self._match_size(f)
-        if size is None:
-            confident = False
-            if not 0.6 * min(self.masses.values()) <= f <= 1.4 * max(self.masses.values()):
-                return []
-            size = min(self.masses, key=lambda k: abs(math.log(f / self.masses[k])))
-        px, py = self._tipping_pawn_at(pipe, t, f, level)
-        ev = self._placed_event(pipe, t, size, f, px, py)
-        if not confident:
-            ev["confident"] = False
-        self.base = (self.base[0] + f, self.base[1] + f * px, self.base[2] + f * py)
-        return [ev]
-
-    def _tipping_pawn_at(self, pipe: Pipeline, t: int, f: float,
-                         level: tuple[float, float, float] | None) -> tuple[float, float]:
-        """Where the pawn that tipped the disc stands: the finger's press (its readings until the
-        tip), if on the disc; else the quiet level, if it puts the pawn on the disc (a disc lying
-        tilted puts it far beyond); else the strongest press episode."""
-        if not self.positional:
-            return self.pre_at
-        # the readings up to the tip: the disc starting to go over scatters them about the press
-        # (its own mass moves), so no test of one load at one point; it still moves the sum
-        # less than the quiet tilted level or the strongest press episode misplace the pawn
-        press = self.press_fit(pipe, 0, f)
-        if press is not None and math.hypot(press[0], press[1]) <= self.layout.radius_mm:
-            return press[0], press[1]
-        if level is not None and f > 0.0:
-            b = self._drifted(t)
-            lx, ly = (level[1] - b[1]) / f, (level[2] - b[2]) / f
-            if math.hypot(lx, ly) <= self.layout.radius_mm:
-                return lx, ly
-        return self.pre_at
-
-    def _weigh_pressed_at_tip(self) -> None:
-        """The disc went over while a finger still pressed a pawn (a finger adds tipping moment, it
-        does not hold the disc): once the finger has let go, the pawn is weighed as a tipping
-        pawn is (``pre_est``; its ``placed`` follows at the first quiet moment), and the falls of
-        this tip are not confident (it may have gone with them before it was weighed)."""
-        k = max(1, round(60.0 / self.dt))
-        if len(self.post_press) < k:
-            return
-        vals = sorted(self.post_press[:k])
-        self.pre_est = vals[len(vals) // 2]
-        self.pre_at = self._press_point()
-        self.pre_placed = True
-        self.press_at_tip = False
-        self.unsure_falls = True
-
-    def _check_pre(self, pipe: Pipeline, t: int) -> list[dict] | None:
-        """While the tipping pawn is pending: wait for a short quiet stretch of the total force."""
-        w = pipe.window(self.pre_n)
-        tip_t = self.tip_t if self.tip_t is not None else t
-        if t - tip_t > 1500 or w is None:
-            return self._resolve_pre(pipe, t, None) if t - tip_t > 1500 else None
-        fs = w[0]
-        if w[3][0] <= tip_t or max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
-            return None
-        k = 1.0 / len(fs)
-        return self._resolve_pre(pipe, t, (sum(fs) * k, sum(w[1]) * k, sum(w[2]) * k))
+        return ({"event": "placed", "t_ms": t, "size": size, "mass_g": round(mass, 2),
+                 "x_mm": round(x, 1), "y_mm": round(y, 1), "zone": zone, "number": number},
+                Pawn(size, mass, x, y))
 
 
 class PawnLocator:

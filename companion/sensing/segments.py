@@ -8,55 +8,39 @@ its peaks, the finger press, a tip, and the still level at the end, and decides 
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
-from itertools import accumulate
-from operator import sub
 from typing import TYPE_CHECKING
 
-from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold
-from companion.sensing.falls import SIZES, Pawn, pawn_moment
-from companion.sensing.fallwatch import FallReader, Staircase
-from companion.sensing.massonly import loss_after_release_tip, mass_only_tip
-from companion.sensing.placing import TRAIL_MAX, PawnLocator, PlacementReader
+from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold, unexplained
+from companion.sensing.falls import SIZES, pawn_moment
+from companion.sensing.fallwatch import FallWatch
+from companion.sensing.massonly import Press, tip_after_release, tip_events, tip_of
+from companion.sensing.placing import PawnLocator, Placements
+from companion.sensing.pressing import PressTracker
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
+from companion.sensing.stillwindow import StillWindow
+from companion.sensing.tipepisode import judge_tip
+from companion.sensing.tipping import TippingPawn
 from companion.sensing.trace import TraceHeader
 
 if TYPE_CHECKING:
     from companion.sensing.pipeline import Pipeline
 
 PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, pinch or hand) ...
-LEVEL_FRACTION = 0.4  # level again: the moment within this share of the tilt excursion ...
-LEVEL_MIN_GMM = 150.0  # ... or this much of where the remaining pawns put it
 LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slide-off or a removal
 HAND_WITH_LOSS_MS = 1200.0  # a sustained press this long next to a loss is a hand (pinches last up to ~1 s)
-SET_LEVEL_FROM_MS = 50.0  # sample spacing from which a level disc after lying over settles at once
-SET_DOWN_FRACTION = 0.75  # a disc lying over moved back this far: set level (see ``_judge_tip``)
 RETURN_MS = 40.0  # after a tip, a hand-like run has come back once the force stays back this long
-PRESS_APART_MS = 250.0  # presses this far apart set down different pawns
-PRESS_MIN_MS = 60.0  # ... and a press lasts this long (a knocked table swings for less)
-LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over: its tilt excursion reached this many tip thresholds
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
 # a still level that did not begin with a finger letting go (a light finger, a few grams, may rest
 # on the pawn as steadily as a pawn stands) is the pawn only once it has lasted longer than such a
 # touch does -- as long as "never deaf" allows (every level explained within a second)
 RELEASE_UNSEEN_MS = 1000.0
 PRE_TRIGGER_MS = 150.0  # a press is summed from this long before its trigger (the old level)
-TIP_DECIDE_MS = 3000.0  # a tip episode still open this long after the tip (or its last loss) ends
 BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much later tells why
 
-Window = tuple[list[float], list[float], list[float], list[int]]  # force, moments, times (oldest first)
 
 
-def _apart(values: list[float], tol: float) -> int:
-    """How far back (0: the latest) the most recent reading lies that is more than ``tol`` apart
-    from a later one (``len(values)`` if none is): the ranges of ever longer tails of the window
-    only grow, so the first that exceeds ``tol`` is found by bisection."""
-    tail = values[::-1]
-    return bisect_right(list(map(sub, accumulate(tail, max), accumulate(tail, min))), tol)
-
-
-class SegmentJudge(FallReader, PlacementReader):
+class SegmentJudge:
     """Per-segment bookkeeping and the decisions taken when the load is still again."""
 
     def __init__(self, header: TraceHeader, settings: SensingSettings, positional: bool) -> None:
@@ -70,12 +54,18 @@ class SegmentJudge(FallReader, PlacementReader):
         self.press_min_g = max(PRESS_MIN_G, PRESS_MIN_PAWNS * max(self.masses.values()))
         dt = 1000.0 / header.rate_hz
         self.dt = dt
+        self.placing = Placements(settings, self.masses, self.layout, positional, self.locator)
+        self.tipping = TippingPawn(self.placing, dt)
         self.level_n = max(settings.level_min_samples, round(settings.level_ms / dt))
         self.tip_settle_n = max(settings.still_min_samples, round(settings.tip_settle_ms / dt))
         self.pre_n = max(3, round(150.0 / dt))
         self.pre_trigger_n = max(2, round(PRE_TRIGGER_MS / dt))
         self.fall_n = max(3, round(250.0 / dt))
         self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
+        self.falls = FallWatch(self, settings, self.masses, self.layout, positional, dt, self.fall_n,
+                               self.step_n)
+        self.stillness = StillWindow(settings, positional)
+        self.pressing = PressTracker(settings, self.press_min_g, dt, header.layout.radius_mm)
         self.placed_t = -10**9  # when the last ``placed`` was reported
         self._reset(0, (0.0, 0.0, 0.0))
 
@@ -84,10 +74,6 @@ class SegmentJudge(FallReader, PlacementReader):
         self.base = base
         self.peak_hi = 0.0
         self.peak_lo = 0.0
-        self.press_w = self.press_x = self.press_y = 0.0
-        self.presses = 0  # finger-like press episodes in this segment (apart in time)
-        self.press_end_n = 0  # samples since the segment began when the last one ended
-        self.n_seen = 0
         self.n_checked = 0  # samples of this segment judged so far (the trigger's is the first)
         self.first_dev: int | None = None
         self.last_dev: int | None = None
@@ -102,31 +88,21 @@ class SegmentJudge(FallReader, PlacementReader):
         self.cand_unsure = False  # the candidate loss is read with little evidence
         self.cand_released = False  # the candidate level began as a finger let go
         self.cand_break_t: int | None = None  # when a level no release led into moved
-        self.pre_placed = False
+        self.tipping.reset()
         self.press_at_tip = False  # a finger still pressed a pawn when the disc went over
         self.unsure_falls = False  # ... so the falls may include that pawn, weighed only afterwards
-        self.pre_est: float | None = None  # estimated mass of the pawn whose release tipped the disc
-        self.pre_at = (0.0, 0.0)  # ... and where it stands
         self.righted = False  # the disc was seen righting itself after a tip
-        self.lost_reported = 0.0  # grams already reported as fallen in this tip
-        self.lost_moment = (0.0, 0.0)  # moment the pawns reported fallen had where they stood
         self.exc_max = 0.0  # largest excess moment seen since the tip (the tilt excursion)
         self.seg_exc_max = 0.0  # ... and before any tip: the disc's own mass moved (``explain.py``)
         self.off_tilted = 0.0  # largest offset from level of the disc lying still after the tip
         self.exc_peak_t = t  # when it was reached
-        self.tip_moment: tuple[float, float] | None = None  # tracked pawns' moment when it tipped
         self.hand_ref: float | None = None  # quiet level of the tilted disc (hands after a tip)
         self.tip_floor: tuple[float, float, float] | None = None  # lightest still level since the tip
         self.floor_peak = -math.inf  # largest force since that level
-        self.last_loss_t = -1
         self.slope = (0.0, 0.0, 0.0)
-        self.post_press: list[float] = []
-        self.trail: list[tuple[float, float, float]] = []  # (F, Mx, My) above the base, before a tip
-        self.cur_ep: list | None = None
-        self.stairs = Staircase(0.45 * self.masses["small"], self.dt)
-        self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
-        self.dec_memo: dict = {}  # readings of losses already decomposed in this segment (fallwatch)
-        self.unstill: tuple[int, float, float] | None = None  # see ``_still_window``
+        self.pressing.reset()
+        self.falls.reset()  # the fall state (staircase, pawns on the base plate, losses reported)
+        self.stillness.reset()
 
     def _still_tol_f(self, pipe: Pipeline) -> float:
         """Range of the total force within which a window counts as still."""
@@ -146,10 +122,10 @@ class SegmentJudge(FallReader, PlacementReader):
         w = pipe.window(self.pre_trigger_n + 1)
         if w is not None:
             b = self.base
-            self.trail = [(f - b[0], x - b[1], y - b[2]) for f, x, y in zip(w[0][:-1], w[1][:-1], w[2][:-1],
-                                                                              strict=True)]
+            rows = zip(w[0][:-1], w[1][:-1], w[2][:-1], strict=True)
+            self.pressing.trail = [(f - b[0], x - b[1], y - b[2]) for f, x, y in rows]
 
-    def _drifted(self, t: int) -> tuple[float, float, float]:
+    def drifted(self, t: int) -> tuple[float, float, float]:
         """The segment's base level carried forward to ``t`` along the drift."""
         d = t - self.t0
         b, s = self.base, self.slope
@@ -207,47 +183,24 @@ class SegmentJudge(FallReader, PlacementReader):
         self.run_start = t
 
     def press_sample(self, f: float, x: float, y: float) -> None:
-        """Track press episodes (force above the baseline); keep the strongest finger-like one.
-
-        A rim-strike pulse (at most ``strike_ms`` long, centred at the rim) is not a finger press.
-        """
+        """Track press episodes (``PressTracker``), until the disc went over (unless a finger
+        still pressed a pawn then: followed until it lets go)."""
         if self.tip_t is not None and not self.press_at_tip:
             return
-        self.n_seen += 1
-        d = f - self.base[0]
-        if len(self.trail) < TRAIL_MAX:
-            self.trail.append((d, x - self.base[1], y - self.base[2]))
-        ep = self.cur_ep
-        if d >= self.press_min_g:
-            if ep is None:
-                ep = self.cur_ep = [0.0, 0.0, 0.0, 0]
-            ep[0] += d
-            ep[1] += x - self.base[1]
-            ep[2] += y - self.base[2]
-            ep[3] += 1
-            return
-        if ep is not None:
-            self.cur_ep = None
-            w, ex, ey, n = ep
-            strike = n * self.dt <= self.s.strike_ms and \
-                math.hypot(ex, ey) / w >= self.s.strike_rim_frac * self.layout.radius_mm
-            if not strike and n * self.dt >= PRESS_MIN_MS:
-                # a finger's grip wavering dips for a moment; another pawn comes a while later
-                if not self.presses or (self.n_seen - n - self.press_end_n) * self.dt >= PRESS_APART_MS:
-                    self.presses += 1
-                self.press_end_n = self.n_seen
-            if not strike and w > self.press_w:
-                self.press_w, self.press_x, self.press_y = w, ex, ey
-                self.post_press = []
-        if self.press_w > 0 and len(self.post_press) < 64:
-            self.post_press.append(d)
-            if self.press_at_tip and self.cur_ep is None:
-                self._weigh_pressed_at_tip()
+        pr = self.pressing
+        if pr.sample(f, x, y, self.base) and self.press_at_tip and \
+                self.tipping.weigh_pressed(pr.post_press, self._press_point()):
+            # the disc went over while a finger still pressed a pawn (a finger adds tipping
+            # moment, it does not hold the disc): it is weighed now the finger has let go (its
+            # ``placed`` follows at the first quiet moment), and the falls of this tip are not
+            # confident (it may have gone with them before it was weighed)
+            self.press_at_tip = False
+            self.unsure_falls = True
 
     def tipped(self, t: int) -> None:
         """The tip detector fired at ``t``: hand tracking restarts on the tilted disc."""
         self.tip_t = t
-        self.press_at_tip = self.cur_ep is not None and not self.pre_placed
+        self.press_at_tip = self.pressing.cur_ep is not None and not self.tipping.placed
         self.cand = None  # a level judged before the disc went over is void (``before_tip`` takes the pawn)
         self.hand_ref = None
         self.first_dev = self.last_dev = None
@@ -265,14 +218,14 @@ class SegmentJudge(FallReader, PlacementReader):
     def check(self, pipe: Pipeline, t: int, tipped: bool) -> list[dict] | None:
         """Called every sample inside a segment; returns events once the segment is judged."""
         if tipped:
-            landed = self._watch_stairs(pipe, t)
+            landed = self.falls.watch_stairs(pipe, t)
             if landed:
                 return landed
-            if self.pre_est is not None:
+            if self.tipping.est is not None:
                 return self._check_pre(pipe, t)
-            if self.tip_moment is None:
-                self.tip_moment = pawn_moment(pipe.pawns)
-            early = self._check_falls(pipe, t)
+            if self.falls.tip_moment is None:
+                self.falls.tip_moment = pawn_moment(pipe.pawns)
+            early = self.falls.check_falls(pipe, t)
             if early:
                 return early
         self.n_checked += 1
@@ -287,7 +240,7 @@ class SegmentJudge(FallReader, PlacementReader):
         if pipe.history_n < n:
             return None
         tol_f = self._still_tol_f(pipe)
-        window = self._still_window(pipe, n, tol_f)
+        window = self.stillness.window(pipe, n, tol_f)
         still = window is not None
         if not still:
             self.still_since = None
@@ -318,65 +271,44 @@ class SegmentJudge(FallReader, PlacementReader):
             self.cand_break_t = None
             return self._maybe_finish(pipe, t)
         if tipped:
-            return self._judge_tip(pipe, t, level)
+            return judge_tip(self, pipe, t, level)
         return self._judge(pipe, t, level, ts[0])
-
-    def _still_window(self, pipe: Pipeline, n: int, tol_f: float) -> Window | None:
-        """The last ``n`` samples (force, moments, times) if they are still -- the force within
-        ``tol_f``, the moments within their tolerance -- else None. A window that was not still
-        holds two readings too far apart; while the older one is in the window it cannot be
-        still, and the test is not run again (``unstill``: that reading's sample count)."""
-        count = pipe.sample_count
-        tol_m = max(150.0, self.s.still_tol_sigmas * pipe.sigma_m())
-        u = self.unstill
-        if u is not None and u[0] > count - n and u[1] == tol_f and u[2] == tol_m:
-            return None
-        fs = pipe.window_f(n)
-        assert fs is not None
-        still = max(fs) - min(fs) <= tol_f
-        if not still:
-            self.unstill = (count - _apart(fs, tol_f), tol_f, tol_m)
-            return None
-        # the moments only when the force is still (the usual case inside a press is not)
-        _, xs, ys, ts = pipe.window(n)  # type: ignore[misc]
-        still = not self.positional or (max(xs) - min(xs) <= tol_m and max(ys) - min(ys) <= tol_m)
-        if not still:
-            self.unstill = (count - min(_apart(xs, tol_m), _apart(ys, tol_m)), tol_f, tol_m)
-            return None
-        return fs, xs, ys, ts
 
     def _judge(self, pipe: Pipeline, t: int, level: tuple[float, float, float],
                t_still: int) -> list[dict] | None:
-        base = self._drifted(t)
+        base = self.drifted(t)
         d_f = level[0] - base[0]
         change = (d_f, level[1] - base[1], level[2] - base[2])
         if pipe.held is not None:
             back = held_came_back(self, pipe, t, t_still, level, change)
             if back is not None:
                 return back
+        press = Press(self._press(), self.pressing.presses, self.pressing.post_press, self.t0 - self.placed_t)
         if not self.positional:
-            tip = mass_only_tip(self, pipe, t, level, d_f)
+            tip = tip_of(press, self.placing, self.dt, d_f)
         else:  # more than one pawn gone after a pawn was set down: a tip the tip tests missed
-            tip = loss_after_release_tip(self, pipe, t, level, d_f, 1.3 * max(self.masses.values()))
+            tip = tip_after_release(press, self.placing, self.dt, d_f, 1.3 * max(self.masses.values()))
         if tip is not None:
-            return tip
+            return tip_events(self, pipe, t, level, tip)
         if abs(d_f) <= self.zero_tol_g(pipe):
-            events = self._hand_events(t, t_still) or slid_off(pipe, t, self.layout.radius_mm)
+            events = self.hand_events(t, t_still) or slid_off(pipe, t, self.layout.radius_mm)
             pipe.end_segment(level)
             return events
-        if d_f > 0 and (self._match_size(d_f) or self._near_size(d_f)) is not None:
+        if d_f > 0 and (self.placing.match_size(d_f) or self.placing.near_size(d_f)) is not None:
             self.cand, self.cand_kind = (level, len(pipe.window(pipe.still_n)[0])), "placed"  # type: ignore[index]
-            self.cand_released = self._released_into(pipe, level[0], pipe.still_n, self._still_tol_f(pipe))
+            self.cand_released = self.placing.released_into(
+                pipe.window_f(pipe.history_n), level[0], pipe.still_n, self._still_tol_f(pipe),
+                pipe.sigma_f(), self.dt)
             self.cand_break_t = None
             return self._maybe_finish(pipe, t)
         held = t - (self.still_since or t)
         dec = None
         if d_f < 0:
-            if self._base_pickup(pipe, -d_f, None) is not None:
+            if self.falls.base_pickup(pipe, -d_f, None) is not None:
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = False
                 return self._maybe_finish(pipe, t)
-            dec = self._decompose(pipe, -d_f, None)
+            dec = self.falls.read_loss(pipe, -d_f, None)
             if dec is not None and self._plausible_loss(pipe, -d_f, sum(dec.counts.values()), held):
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = sum(dec.counts.values()) > LONE_LOSS_PAWNS
@@ -392,30 +324,10 @@ class SegmentJudge(FallReader, PlacementReader):
             held = max(held, 2000)  # a light loss no missed tip explains: one pawn, not confident
         # a small unexplained level: a slow change, or a pawn that fits no size well
         if held >= 2000.0:
-            events = self._unexplained(pipe, t, t_still, level)
+            events = unexplained(self, pipe, t, t_still, level)
             pipe.end_segment(level)
             return events
         return None
-
-    def _unexplained(self, pipe: Pipeline, t: int, t_still: int,
-                     level: tuple[float, float, float]) -> list[dict]:
-        """A new still level that fits no pawn well. Pawn-sized and after a press: the nearest
-        pawn, marked not confident (the table is asked to confirm); otherwise a hand or nothing."""
-        base = self._drifted(t)
-        d_f = level[0] - base[0]
-        lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
-        if lo <= abs(d_f) <= hi:
-            size = min(self.masses, key=lambda k: abs(math.log(abs(d_f) / self.masses[k])))
-            if d_f > 0 and self.press_w > 0:
-                d_x, d_y = level[1] - base[1], level[2] - base[2]
-                px, py = self._position(pipe, d_f, d_x, d_y, pipe.still_n)
-                ev = self._placed_event(pipe, t, size, d_f, px, py)
-                ev["confident"] = False
-                return [ev]
-            if d_f < 0:
-                return [{"event": "fell", "t_ms": t, "pawns": {k: int(k == size) for k in SIZES},
-                         "mass_g": round(-d_f, 2), "confident": False}]
-        return self._hand_events(t, t_still)
 
     def _plausible_loss(self, pipe: Pipeline, lost: float, count: int, held: int) -> bool:
         """Can a level ``lost`` grams below the base, with no tip, be pawns leaving? Not more mass
@@ -433,9 +345,10 @@ class SegmentJudge(FallReader, PlacementReader):
                 t - (self.still_since if self.still_since is not None else t) < RELEASE_UNSEEN_MS:
             # no release was seen: a light finger may still rest on the pawn -- unless the level
             # puts the load beyond the disc's edge, which no finger on a pawn can (a disc lying tilted)
-            base = self._drifted(t)
+            base = self.drifted(t)
             level = self.cand[0]
-            if not self._lies_tilted(pipe, level[0] - base[0], level[1] - base[1], level[2] - base[2]):
+            d = (level[0] - base[0], level[1] - base[1], level[2] - base[2])
+            if not self.placing.lies_tilted(self._press(), *d, pipe.tip_threshold()):
                 return None
         return self._finish_cand(pipe, t)
 
@@ -446,24 +359,24 @@ class SegmentJudge(FallReader, PlacementReader):
         n = self.cand[1]
         kind = self.cand_kind
         self.cand = None
-        base = self._drifted(t)
+        base = self.drifted(t)
         d_f = level[0] - base[0]
         d_x = level[1] - base[1]
         d_y = level[2] - base[2]
         events: list[dict] = []
         if kind == "placed":
-            size = self._match_size(d_f)
+            size = self.placing.match_size(d_f)
             unsure = size is None
             if size is None:
-                size = self._near_size(d_f)
+                size = self.placing.near_size(d_f)
             if size is not None:
-                tilted = self._lies_tilted(pipe, d_f, d_x, d_y)
+                tilted = self.placing.lies_tilted(self._press(), d_f, d_x, d_y, pipe.tip_threshold())
                 if tilted:  # the tilted level says nothing of where the pawn stands; the press does
                     px, py = self._press_point()
                 else:
-                    px, py = self._position(pipe, d_f, d_x, d_y, n)
-                events.append(self._placed_event(pipe, t, size, d_f, px, py))
-                if unsure or self.presses > 1:
+                    px, py = self.pawn_position(pipe, d_f, d_x, d_y, n)
+                events.append(self.placed_event(pipe, t, size, d_f, px, py))
+                if unsure or self.pressing.presses > 1:
                     # the step fits no pawn well, or fingers set pawns down more than once before
                     # the load was still: it may be several pawns (two smalls weigh about a
                     # medium) standing where their mean is
@@ -475,142 +388,77 @@ class SegmentJudge(FallReader, PlacementReader):
                     events.append(pipe.tipped_late(t))
                     return events
         else:
-            loss = self._loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.peak_hi >= 2.5)
+            loss = self.falls.loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.peak_hi >= 2.5)
             if loss and self.cand_unsure:
                 loss[-1]["confident"] = False
             events.extend(loss)
             if self.longest_run >= HAND_WITH_LOSS_MS:
-                events.extend(self._hand_events(t, t)[:1])  # a hand held the disc, then pawns went
+                events.extend(self.hand_events(t, t)[:1])  # a hand held the disc, then pawns went
         pipe.end_segment(level)
         return events
 
-    def _judge_tip(self, pipe: Pipeline, t: int, level: tuple[float, float, float]) -> list[dict] | None:
-        """After a tip: report falls as the load goes still (the disc may still lie tilted), and
-        ``settled`` once the disc has righted itself (or has lain still for a long time)."""
-        resumed = self._play_resumed(pipe, t, level)
-        real_level = level
-        if resumed is not None:
-            level = self.tip_floor  # type: ignore[assignment]  # the episode is judged without the new pawn
-        base = self._drifted(t)
-        d_f = level[0] - base[0]
-        d_x, d_y = level[1] - base[1], level[2] - base[2]
-        # level again when the moment is back where the pawns left on the disc put it (the pawns
-        # reported fallen taken away from where they stood): the tilt excursion has gone
-        off = math.hypot(d_x + self.lost_moment[0], d_y + self.lost_moment[1])
-        new_loss = -d_f - self.lost_reported
-        level_now = off < max(LEVEL_MIN_GMM, LEVEL_FRACTION * self.exc_max) + \
-            self.lever_mm * max(0.0, new_loss)
-        level_ok = self.righted and level_now
-        held = t - (self.still_since or t)
-        events: list[dict] = []
-        lay_over = self.exc_max >= LAY_OVER_THRESHOLDS * pipe.tip_threshold()
-        # at 10-20 Hz, a disc seen lying over that is level again and still was set level (by a
-        # hand, whose lift hides the righting): no need to wait as for a disc that may still lie
-        # tilted. (At higher rates the wait lets pawns still sliding on the disc fall and be seen.)
-        set_level = level_now and lay_over and self.dt >= SET_LEVEL_FROM_MS
-        # a disc seen lying still over, that moved back most of the way and is still again, with
-        # no mass lost: set level by a hand, with pawns lying on the base plate (still weighed,
-        # their moment now just outside the disc's edge, so the level is not where the tracked
-        # pawns put it)
-        set_down = (lay_over and not level_now and new_loss <= self.zero_tol_g(pipe)
-                    and self.lost_reported == 0.0 and off < SET_DOWN_FRACTION * self.off_tilted)
-        if not level_now:
-            self.off_tilted = max(self.off_tilted, off)
-        # never deaf: a disc still but not level is taken as settled once it has lain so for
-        # ``tip_max_unlevel_ms``. Play going on (pawns set down, a vibrating floor) keeps breaking
-        # that stillness, so unless the disc was seen lying over (then a player's hand will right
-        # it, part of the tip), the wait is also bounded from the tip or the last loss it saw
-        waited = t - max(self.tip_t_ms, self.last_loss_t)
-        if not level_ok and not set_level and not set_down and held < self.s.tip_max_unlevel_ms \
-                and (lay_over or waited < TIP_DECIDE_MS) and resumed is None:
-            return None
-        if new_loss > self.zero_tol_g(pipe):
-            moment = (-d_x, -d_y) if level_ok and self.lost_reported == 0.0 else None
-            loss = self._loss_events(pipe, t, new_loss, moment, removed=False)
-            if loss and not level_ok:
-                loss[-1]["confident"] = False
-            events.extend(loss)
-        # a disc seen lying over that is level again after a hand-like run was set level by the
-        # player (a hand lifting its low rim, then letting go; its lift moves the load back in,
-        # like a disc righting itself): part of the tip, not a hand on the disc. A hand on a
-        # disc that was never seen lying over, or that stays tilted, is still a hand.
-        hand = [] if lay_over and level_now else self._hand_events(t, t)
-        if (level_ok or (level_now and lay_over) or set_down) and not events and self.lost_reported == 0.0:
-            # level again without losing any mass: impossible unless pawns slid off onto the
-            # base plate (the pawns left on it must hold less than its limit). The same holds
-            # when a hand set the disc level (its righting hidden by the hand; lifting a nearly
-            # balanced disc takes grams) and let go, provided the disc was seen lying over:
-            # otherwise the "tip" may have been a knock, and no fall is invented. And when a
-            # hand set it level with pawns lying on the base plate (``set_down``)
-            events.extend(self._weighed_falls(pipe, t))
-        events.extend(self._gained_pawn(pipe, t, d_f, d_x, d_y, new_loss, events))
-        events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
-        events.append({"event": "settled", "t_ms": t})
-        pipe.base_pawns.extend(self.on_base)  # still on the platform (weighed), not on the disc
-        self.on_base = []
-        if resumed is not None:
-            size, x, y, mass = resumed
-            placed = self._placed_event(pipe, t, size, mass, x, y)
-            placed["confident"] = False
-            events.append(placed)
-        pipe.end_segment(real_level)
-        pipe.tip_episode_over(t)
-        return events
-
-    def _play_resumed(self, pipe: Pipeline, t: int, level: tuple[float, float, float]
-                      ) -> tuple[str, float, float, float] | None:
-        """After a tip's losses, a still level heavier than the lightest one since by a pawn,
-        after a finger's press: a pawn was set down, so the players have gone on (the disc
-        righted itself unseen, or the losses were read wrong). The episode ends, judged on the
-        lighter level, and the pawn is reported (size, x, y, mass; not confident: read from the
-        levels alone). Falls never add weight, and a pawn landing on the base plate is weighed
-        again before the disc is still."""
-        floor = self.tip_floor
-        if floor is None or level[0] < floor[0]:
-            self.tip_floor = level
-            self.floor_peak = level[0]
-            return None
-        if self.lost_reported <= 0.0 or self.pre_est is not None:
-            return None
-        if self.floor_peak - level[0] < self.press_min_g:
-            return None  # no finger pressed a pawn down (a hand lifting the low rim lets go without)
-        d_f = level[0] - floor[0]
-        size = self._match_size(d_f) if d_f > self.zero_tol_g(pipe) else None
-        if size is None:
-            return None
-        d_x, d_y = level[1] - floor[1], level[2] - floor[2]
-        if not self.positional:
-            return size, 0.0, 0.0, d_f
-        x, y, _ = self.locator.level(d_f, d_x, d_y, self.tip_settle_n, pipe.sigma_f(), pipe.sigma_m(),
-                                     self.masses[size])
-        return size, x, y, d_f
-
-    def _gained_pawn(self, pipe: Pipeline, t: int, d_f: float, d_x: float, d_y: float, new_loss: float,
-                     events: list[dict]) -> list[dict]:
-        """A tip episode ends with one pawn more on the disc than before, none lost and none
-        placed: the decision is revised -- a pawn was set down (pressed too lightly to count as a
-        press, the disc wobbling as it settled: read as a tip), and its ``placed`` (not confident)
-        is reported now instead of being lost."""
-        if self.pre_placed or self.lost_reported > 0.0 or events or -new_loss <= self.zero_tol_g(pipe):
-            return []
-        size = self._match_size(d_f)
-        if size is None:
-            return []
-        px, py = self._position(pipe, d_f, d_x, d_y, self.tip_settle_n)
-        ev = self._placed_event(pipe, t, size, d_f, px, py)
-        ev["confident"] = False
-        return [ev]
-
     def flush(self, pipe: Pipeline, t: int) -> list[dict]:
         """End of stream inside a segment: finish a pending candidate (no guessing otherwise)."""
-        if self.pre_est is not None:
+        if self.tipping.est is not None:
             return self._resolve_pre(pipe, t, None)
         if self.cand is not None:
             return self._finish_cand(pipe, t)
         return []
 
+    # ---------------------------------------------------------------- placements (``placing``, ``tipping``)
+    def _press_point(self) -> tuple[float, float]:
+        """Where the finger pressed (the strongest press of the segment; ``press_w`` > 0)."""
+        return self.pressing.press_x / self.pressing.press_w, self.pressing.press_y / self.pressing.press_w
+
+    def _press(self) -> tuple[float, float] | None:
+        """The press point, or None when the segment had no press."""
+        return self._press_point() if self.pressing.press_w > 0 else None
+
+    def pawn_position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float,
+                      n: int) -> tuple[float, float]:
+        """Where the pawn of a step stands (``Placements.position``, from this segment's readings)."""
+        return self.placing.position(self.pressing.trail, d_f, d_x, d_y, n, pipe.sigma_f(), pipe.sigma_m())
+
+    def placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
+        """The ``placed`` event (``Placements.placed_event``), the pawn added to the pipeline's list."""
+        ev, pawn = self.placing.placed_event(t, size, mass, x, y)
+        self.placed_t = t
+        pipe.pawns.append(pawn)
+        return ev
+
+    def before_tip(self, pipe: Pipeline, t: int) -> list[dict]:
+        """Called as ``tipped`` is reported: the pawn a finger had just set down (its release
+        tipped the disc) is estimated (``TippingPawn.at_tip``); its ``placed`` waits."""
+        tp = self.tipping
+        if tp.placed:
+            return []
+        cand = self.cand[0] if self.cand is not None and self.cand_kind == "placed" else None
+        tp.at_tip(self._press(), self.pressing.post_press, cand, self.drifted(t))
+        return []
+
+    def _check_pre(self, pipe: Pipeline, t: int) -> list[dict] | None:
+        """While the tipping pawn is pending: wait for a short quiet stretch of the total force."""
+        tip_t = self.tip_t if self.tip_t is not None else t
+        tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
+        now, level = TippingPawn.quiet(pipe.window(self.pre_n), t, tip_t, tol)
+        return self._resolve_pre(pipe, t, level) if now else None
+
+    def _resolve_pre(self, pipe: Pipeline, t: int, level: tuple[float, float, float] | None) -> list[dict]:
+        """Emit the ``placed`` of the pawn that tipped the disc (``TippingPawn.reading``); the
+        falls are read from the base with it."""
+        read = self.tipping.reading(level, self.drifted(t), self.pressing.trail, pipe.sigma_f(),
+                                    pipe.sigma_m())
+        if read is None:
+            return []
+        size, f, px, py, confident = read
+        ev = self.placed_event(pipe, t, size, f, px, py)
+        if not confident:
+            ev["confident"] = False
+        self.base = (self.base[0] + f, self.base[1] + f * px, self.base[2] + f * py)
+        return [ev]
+
     # ---------------------------------------------------------------- helpers
-    def _hand_events(self, t: int, t_still: int) -> list[dict]:
+    def hand_events(self, t: int, t_still: int) -> list[dict]:
         """A disturbance with no net change: a hand if sustained, else a bump (no event)."""
         if self.first_dev is None or self.last_dev is None:
             return []

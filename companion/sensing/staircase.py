@@ -52,7 +52,7 @@ class Staircase:
         self.run_held = False  # a lone cell jump was held (as a glitch) at the end of the current dip
         self.after_landing: float | None = None  # the level right after the last landing read
         # the pawn set down just before the tip that no press reading weighed (see
-        # ``FallReader._tipping_pawn``): where its load pressed before the tip, and whether the
+        # ``FallWatch._tipping_pawn``): where its load pressed before the tip, and whether the
         # first plateau of the tilted disc was judged for it
         self.press_xy: tuple[float, float] | None = None
         self.gain_judged = False

@@ -1,0 +1,67 @@
+"""Is the load still? The test of the last readings a segment's levels are read from.
+
+``StillWindow`` (the judge's ``stillness`` stage) returns the last ``n`` readings (force,
+moments, times) when they are still -- the force within a tolerance, the moments within theirs --
+and remembers, for the segment, the reading that kept a window from being still: while it is in
+the window, the test is not run again. Inputs: the pipeline's signal windows and noise.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import accumulate
+from operator import sub
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.sensing.pipeline import Pipeline
+    from companion.sensing.settings import SensingSettings
+
+STILL_TOL_MIN_GMM = 150.0  # the moments of a still window lie within this (or their noise's tolerance)
+
+Window = tuple[list[float], list[float], list[float], list[int]]  # force, moments, times (oldest first)
+
+
+def _apart(values: list[float], tol: float) -> int:
+    """How far back (0: the latest) the most recent reading lies that is more than ``tol`` apart
+    from a later one (``len(values)`` if none is): the ranges of ever longer tails of the window
+    only grow, so the first that exceeds ``tol`` is found by bisection."""
+    tail = values[::-1]
+    return bisect_right(list(map(sub, accumulate(tail, max), accumulate(tail, min))), tol)
+
+
+class StillWindow:
+    """The stillness test of a segment (its memory of the reading that broke it)."""
+
+    def __init__(self, settings: SensingSettings, positional: bool) -> None:
+        self.s = settings
+        self.positional = positional
+        self.reset()
+
+    def reset(self) -> None:
+        """A new segment: no reading known to break stillness."""
+        self.unstill: tuple[int, float, float] | None = None
+
+    def window(self, pipe: Pipeline, n: int, tol_f: float) -> Window | None:
+        """The last ``n`` samples (force, moments, times) if they are still -- the force within
+        ``tol_f``, the moments within their tolerance -- else None. A window that was not still
+        holds two readings too far apart; while the older one is in the window it cannot be
+        still, and the test is not run again (``unstill``: that reading's sample count)."""
+        count = pipe.sample_count
+        tol_m = max(STILL_TOL_MIN_GMM, self.s.still_tol_sigmas * pipe.sigma_m())
+        u = self.unstill
+        if u is not None and u[0] > count - n and u[1] == tol_f and u[2] == tol_m:
+            return None
+        fs = pipe.window_f(n)
+        assert fs is not None
+        still = max(fs) - min(fs) <= tol_f
+        if not still:
+            self.unstill = (count - _apart(fs, tol_f), tol_f, tol_m)
+            return None
+        # the moments only when the force is still (the usual case inside a press is not)
+        _, xs, ys, ts = pipe.window(n)  # type: ignore[misc]
+        still = not self.positional or (max(xs) - min(xs) <= tol_m and max(ys) - min(ys) <= tol_m)
+        if not still:
+            self.unstill = (count - min(_apart(xs, tol_m), _apart(ys, tol_m)), tol_f, tol_m)
+            return None
+        return fs, xs, ys, ts
