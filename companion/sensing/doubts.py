@@ -37,6 +37,8 @@ DOUBT_HOLDS = {
     "inside": 0.2,  # 0 of 3
     "weighed": 0.4,  # 3 of 8
     "set_down": 0.45,  # 4 of 9
+    "pushed": 0.33,  # 6 of 19 (tuned and calibration corpora, 2026-12-02 afternoon)
+    "lifted": 0.59,  # 22 of 37
 }
 
 
@@ -51,12 +53,13 @@ class Doubts:
         self.radius_mm = radius_mm
 
     def of(self, dec: Decomposition, removed: bool, unseen: bool, *, tipped: bool, watch_dips: bool,
-           unsure_falls: bool, landings: int) -> dict[str, float]:
+           unsure_falls: bool, landings: int, touched: frozenset[int] = frozenset()) -> dict[str, float]:
         """The doubts of the reading ``dec`` (``removed``: a pinch lifted it; ``unseen``: picked up
         from the base plate, a fall never seen). ``tipped``: inside a tip episode, where
         ``watch_dips`` says the rate is fast enough to single out falls, ``unsure_falls`` that a
         pawn set down may have gone unweighed, ``landings`` how many landings on the base plate
-        were seen but not read."""
+        were seen but not read, ``touched`` the signs of the hand-like runs during the tip that
+        came back (+1 a push, -1 a lift)."""
         out: dict[str, float] = {}
         if not dec.confident and dec.posterior >= CONFIDENT_P:
             out["misfit"] = DOUBT_HOLDS["misfit"]  # no count vector fits the mass well, or the steps disagree
@@ -67,6 +70,12 @@ class Doubts:
                 out["slow"] = DOUBT_HOLDS["slow"]
             if unsure_falls:
                 out["unweighed"] = DOUBT_HOLDS["unweighed"]  # a pawn set down may have gone unweighed
+            if 1 in touched:
+                # a hand pushed on the table during the tip (and let go): it may have taken a pawn
+                # off the base plate or the disc, or set one down, unseen
+                out["pushed"] = DOUBT_HOLDS["pushed"]
+            if -1 in touched:
+                out["lifted"] = DOUBT_HOLDS["lifted"]  # a hand lifted the disc during the tip
             if landings:
                 # pawns were seen landing on the base plate without being read (they may stay or
                 # roll off later)

@@ -63,6 +63,7 @@ class FallHost(Protocol):
     hand_ref: float | None  # quiet level of the tilted disc (hands after a tip)
     run_sign: int
     back_t: int | None
+    touched: frozenset[int]  # signs of the hand-like runs after the tip that came back (+1 push, -1 lift)
 
     def drifted(self, t: int) -> tuple[float, float, float]: ...
 
@@ -385,7 +386,7 @@ class FallWatch:
         if self.host.tip_t is None and not removed and self._finger_left(pipe, t, lost, moment):
             return []
         unseen = False
-        if self.host.tip_t is None and removed:  # a pinch lifted it (a pawn sliding off is not picked)
+        if self.host.tip_t is None:  # a pinch lifted it, seen or not (a pawn sliding off is not picked)
             picked = self.base_pickup(pipe, lost, moment)
             if picked is not None:  # a fallen pawn picked up from the base plate: reported already
                 for p in picked:
@@ -420,11 +421,17 @@ class FallWatch:
         if removed and total == 1:
             size = next(s for s, c in dec.counts.items() if c)
             ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
+        elif removed and self.host.tip_t is None:
+            # a press lifted them and the disc did not tip: pawns taken by hand (two pinches the
+            # load never rested between, or one that took two), not a fall; which ones rests on
+            # the mass alone
+            return [{"event": "removed", "t_ms": t, "size": p.size, "mass_g": round(p.mass_g, 2),
+                     "confident": False} for p in dec.pawns]
         else:
             ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
         doubts = self.doubts.of(dec, removed, unseen, tipped=self.host.tip_t is not None,
                                 watch_dips=self.stairs.watch_dips, unsure_falls=self.host.unsure_falls,
-                                landings=self.stairs.landings)
+                                landings=self.stairs.landings, touched=self.host.touched)
         posterior = dec.posterior * math.prod(doubts.values())
         if ev["event"] == "fell":
             ev["posterior"] = round(posterior, 3)  # of these counts, with what the evidence may lack

@@ -15,7 +15,7 @@ from companion.sensing.falls import SIZES, pawn_moment
 from companion.sensing.fallwatch import FallWatch
 from companion.sensing.massonly import Press, tip_after_release, tip_events, tip_of
 from companion.sensing.placing import PawnLocator, Placements
-from companion.sensing.pressing import PressTracker
+from companion.sensing.pressing import PRESS_MIN_MS, PressTracker
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.stillwindow import StillWindow
@@ -81,6 +81,9 @@ class SegmentJudge:
         self.run_start = t
         self.back_t: int | None = None  # when the current run came back to the reference
         self.longest_run = 0
+        # after a tip: the signs of the hand-like runs (+1 a push, -1 a lift) that came back, a
+        # hand on the table while pawns were falling (it may take or set down pawns unseen)
+        self.touched: frozenset[int] = frozenset()
         self.tip_t: int | None = None
         self.still_since: int | None = None
         self.cand: tuple[tuple[float, float, float], int] | None = None
@@ -176,6 +179,8 @@ class SegmentJudge:
         """A hand-like run ended at ``t``, back at the reference: the push was a disturbance, not
         a step (a pawn coming or going never comes back); only such runs count as a hand."""
         self.longest_run = max(self.longest_run, t - self.run_start)
+        if self.tip_t is not None and self.run_sign and t - self.run_start >= PRESS_MIN_MS:
+            self.touched = self.touched | {self.run_sign}
         if self.first_dev is None or self.run_start < self.first_dev:
             self.first_dev = self.run_start
         self.last_dev = t
@@ -208,6 +213,7 @@ class SegmentJudge:
         self.back_t = None
         self.longest_run = 0
         self.peak_hi = self.peak_lo = 0.0
+        self.touched = frozenset()
 
     @property
     def tip_t_ms(self) -> int:

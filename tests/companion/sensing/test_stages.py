@@ -178,6 +178,16 @@ def test_a_level_disc_loses_a_pawn_by_itself_only_over_its_rim() -> None:
     assert _doubts().of(inside, False, True, **kw) == {"unseen": DOUBT_HOLDS["unseen"]}
 
 
+def test_a_hand_on_the_table_during_a_tip_doubts_the_losses_read_after_it() -> None:
+    dec = Decomposition({"small": 1}, (Pawn("small", 2.1, 140.0, 0.0),), True, 0.0)
+    kw = {"watch_dips": True, "unsure_falls": False, "landings": 0}
+    assert _doubts().of(dec, False, False, tipped=True, touched=frozenset({1}), **kw) == \
+        {"pushed": DOUBT_HOLDS["pushed"]}
+    assert _doubts().of(dec, False, False, tipped=True, touched=frozenset({-1, 1}), **kw) == \
+        {"pushed": DOUBT_HOLDS["pushed"], "lifted": DOUBT_HOLDS["lifted"]}
+    assert _doubts().of(dec, False, False, tipped=False, touched=frozenset({1}), **kw) == {}  # no tip
+
+
 def test_a_pawn_weighed_as_no_size_doubts_the_reading() -> None:
     odd = Decomposition({"small": 1}, (Pawn("small", 3.2, 140.0, 0.0),), True, 0.0)
     out = _doubts().of(odd, False, False, tipped=True, watch_dips=True, unsure_falls=False, landings=0)
@@ -275,6 +285,7 @@ class _Host:
         self.hand_ref: float | None = None
         self.run_sign = 1
         self.back_t: int | None = 5
+        self.touched: frozenset[int] = frozenset()
 
     def drifted(self, t: int) -> tuple[float, float, float]:
         return self.base
