@@ -221,4 +221,4 @@ def unexplained(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
         if d_f < 0:
             return [{"event": "fell", "t_ms": t, "pawns": {k: int(k == size) for k in SIZES},
                      "mass_g": round(-d_f, 2), "confident": False}]
-    return judge.hand_events(t, t_still)
+    return judge.hands.events(t)
