@@ -274,7 +274,7 @@ class SegmentJudge:
             held = max(held, 2000)  # a light loss no missed tip explains: one pawn, not confident
         # a small unexplained level: a slow change, or a pawn that fits no size well
         if held >= 2000.0:
-            events = unexplained(self, pipe, t, t_still, level)
+            events = unexplained(self, pipe, t, level)
             pipe.end_segment(level)
             return events
         return None
