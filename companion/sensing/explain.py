@@ -203,8 +203,7 @@ def held_expired(judge: SegmentJudge, pipe: Pipeline, t: int) -> list[dict]:
              "mass_g": round(lost, 2), "confident": False}]
 
 
-def unexplained(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
-                level: tuple[float, float, float]) -> list[dict]:
+def unexplained(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float]) -> list[dict]:
     """A new still level that fits no pawn well. Pawn-sized and after a press: the nearest
     pawn, marked not confident (the table is asked to confirm); otherwise a hand or nothing."""
     base = judge.drifted(t)
@@ -221,4 +220,4 @@ def unexplained(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
         if d_f < 0:
             return [{"event": "fell", "t_ms": t, "pawns": {k: int(k == size) for k in SIZES},
                      "mass_g": round(-d_f, 2), "confident": False}]
-    return judge.hand_events(t, t_still)
+    return judge.hands.events(t)

@@ -33,6 +33,7 @@ from companion.sensing.falls import (
 from companion.sensing.staircase import Staircase
 
 if TYPE_CHECKING:
+    from companion.sensing.handruns import HandRuns
     from companion.sensing.layout import DiscLayout
     from companion.sensing.pipeline import Pipeline
     from companion.sensing.settings import SensingSettings
@@ -60,10 +61,7 @@ class FallHost(Protocol):
     tipping: TippingPawn  # the pawn whose release (or press) tipped the disc
     press_at_tip: bool  # a finger still pressed a pawn when the disc went over
     unsure_falls: bool  # the falls of this tip may include a pawn never weighed
-    hand_ref: float | None  # quiet level of the tilted disc (hands after a tip)
-    run_sign: int
-    back_t: int | None
-    touched: frozenset[int]  # signs of the hand-like runs after the tip that came back (+1 push, -1 lift)
+    hands: HandRuns  # the hand-like runs (its ``touched``: the runs after the tip that came back)
 
     def drifted(self, t: int) -> tuple[float, float, float]: ...
 
@@ -232,9 +230,7 @@ class FallWatch:
         if max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
             return None
         level_f = sum(fs) / len(fs)
-        self.host.hand_ref = level_f  # a new quiet level: an open run was a step (a pawn falling)
-        self.host.run_sign = 0
-        self.host.back_t = None
+        self.host.hands.new_level(level_f)  # a new quiet level: an open run was a step (a pawn falling)
         if ts[0] <= self.last_loss_t:
             return None
         new_loss = -(level_f - self.host.drifted(t)[0]) - self.lost_reported
@@ -431,7 +427,7 @@ class FallWatch:
             ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
         doubts = self.doubts.of(dec, removed, unseen, tipped=self.host.tip_t is not None,
                                 watch_dips=self.stairs.watch_dips, unsure_falls=self.host.unsure_falls,
-                                landings=self.stairs.landings, touched=self.host.touched)
+                                landings=self.stairs.landings, touched=self.host.hands.touched)
         posterior = dec.posterior * math.prod(doubts.values())
         if ev["event"] == "fell":
             ev["posterior"] = round(posterior, 3)  # of these counts, with what the evidence may lack

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold, unexplained
 from companion.sensing.falls import SIZES, pawn_moment
 from companion.sensing.fallwatch import FallWatch
+from companion.sensing.handruns import HandRuns
 from companion.sensing.massonly import Press, tip_after_release, tip_events, tip_of
 from companion.sensing.placing import PawnLocator, Placements
-from companion.sensing.pressing import PRESS_MIN_MS, PressTracker
+from companion.sensing.pressing import PressTracker
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.stillwindow import StillWindow
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, pinch or hand) ...
 LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slide-off or a removal
 HAND_WITH_LOSS_MS = 1200.0  # a sustained press this long next to a loss is a hand (pinches last up to ~1 s)
-RETURN_MS = 40.0  # after a tip, a hand-like run has come back once the force stays back this long
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
 # a still level that did not begin with a finger letting go (a light finger, a few grams, may rest
 # on the pawn as steadily as a pawn stands) is the pawn only once it has lasted longer than such a
@@ -66,24 +66,14 @@ class SegmentJudge:
                                self.step_n)
         self.stillness = StillWindow(settings, positional)
         self.pressing = PressTracker(settings, self.press_min_g, dt, header.layout.radius_mm)
+        self.hands = HandRuns(settings)
         self.placed_t = -10**9  # when the last ``placed`` was reported
         self._reset(0, (0.0, 0.0, 0.0))
 
     def _reset(self, t: int, base: tuple[float, float, float]) -> None:
         self.t0 = t
         self.base = base
-        self.peak_hi = 0.0
-        self.peak_lo = 0.0
         self.n_checked = 0  # samples of this segment judged so far (the trigger's is the first)
-        self.first_dev: int | None = None
-        self.last_dev: int | None = None
-        self.run_sign = 0
-        self.run_start = t
-        self.back_t: int | None = None  # when the current run came back to the reference
-        self.longest_run = 0
-        # after a tip: the signs of the hand-like runs (+1 a push, -1 a lift) that came back, a
-        # hand on the table while pawns were falling (it may take or set down pawns unseen)
-        self.touched: frozenset[int] = frozenset()
         self.tip_t: int | None = None
         self.still_since: int | None = None
         self.cand: tuple[tuple[float, float, float], int] | None = None
@@ -99,13 +89,13 @@ class SegmentJudge:
         self.seg_exc_max = 0.0  # ... and before any tip: the disc's own mass moved (``explain.py``)
         self.off_tilted = 0.0  # largest offset from level of the disc lying still after the tip
         self.exc_peak_t = t  # when it was reached
-        self.hand_ref: float | None = None  # quiet level of the tilted disc (hands after a tip)
         self.tip_floor: tuple[float, float, float] | None = None  # lightest still level since the tip
         self.floor_peak = -math.inf  # largest force since that level
         self.slope = (0.0, 0.0, 0.0)
         self.pressing.reset()
         self.falls.reset()  # the fall state (staircase, pawns on the base plate, losses reported)
         self.stillness.reset()
+        self.hands.reset(t)  # peaks and hand-like runs (``HandRuns``)
 
     def _still_tol_f(self, pipe: Pipeline) -> float:
         """Range of the total force within which a window counts as still."""
@@ -135,57 +125,17 @@ class SegmentJudge:
         return b[0] + s[0] * d, b[1] + s[1] * d, b[2] + s[2] * d
 
     def observe(self, t: int, f: float, excess: float) -> None:
-        """Record peaks and hand-like runs. After a tip the runs are measured from the latest
-        quiet level of the tilted disc (pawns falling off are no hand)."""
+        """Record the peaks and the tilt excursion; the hand-like runs are ``HandRuns``'s (after a
+        tip measured from the latest quiet level of the tilted disc: pawns falling off are no hand)."""
         if f > self.floor_peak:
             self.floor_peak = f
         if self.tip_t is not None:
             if excess > self.exc_max:
                 self.exc_max = excess
                 self.exc_peak_t = t
-            if self.hand_ref is None:
-                return
-            d = f - self.hand_ref
         else:
             self.seg_exc_max = max(self.seg_exc_max, excess)
-            d = f - self.base[0]
-        if d > self.peak_hi:
-            self.peak_hi = d
-        if d < self.peak_lo:
-            self.peak_lo = d
-        thr = self.s.hand_min_g * 0.5
-        sign = 1 if d > thr else -1 if d < -thr else 0
-        back = self.back_t
-        if back is not None:  # after a tip, the run came back to the reference at ``back``
-            if sign == self.run_sign:
-                self.back_t = None  # for a moment only (a knock swung it across): it goes on
-                return
-            if not sign and t - back < RETURN_MS:
-                return
-            self.back_t = None
-            self._came_back(back)
-        if sign != self.run_sign:
-            if self.run_sign and not sign:
-                if self.tip_t is not None:
-                    # a pawn falling is a step down that a knock can swing back across the
-                    # reference for a reading or two: it has come back once it stays back
-                    self.back_t = t
-                    return
-                self._came_back(t)
-            self.run_sign = sign
-            self.run_start = t
-
-    def _came_back(self, t: int) -> None:
-        """A hand-like run ended at ``t``, back at the reference: the push was a disturbance, not
-        a step (a pawn coming or going never comes back); only such runs count as a hand."""
-        self.longest_run = max(self.longest_run, t - self.run_start)
-        if self.tip_t is not None and self.run_sign and t - self.run_start >= PRESS_MIN_MS:
-            self.touched = self.touched | {self.run_sign}
-        if self.first_dev is None or self.run_start < self.first_dev:
-            self.first_dev = self.run_start
-        self.last_dev = t
-        self.run_sign = 0
-        self.run_start = t
+        self.hands.observe(t, f, self.base[0])
 
     def press_sample(self, f: float, x: float, y: float) -> None:
         """Track press episodes (``PressTracker``), until the disc went over (unless a finger
@@ -207,13 +157,7 @@ class SegmentJudge:
         self.tip_t = t
         self.press_at_tip = self.pressing.cur_ep is not None and not self.tipping.placed
         self.cand = None  # a level judged before the disc went over is void (``before_tip`` takes the pawn)
-        self.hand_ref = None
-        self.first_dev = self.last_dev = None
-        self.run_sign = 0
-        self.back_t = None
-        self.longest_run = 0
-        self.peak_hi = self.peak_lo = 0.0
-        self.touched = frozenset()
+        self.hands.tipped()
 
     @property
     def tip_t_ms(self) -> int:
@@ -297,7 +241,7 @@ class SegmentJudge:
         if tip is not None:
             return tip_events(self, pipe, t, level, tip)
         if abs(d_f) <= self.zero_tol_g(pipe):
-            events = self.hand_events(t, t_still) or slid_off(pipe, t, self.layout.radius_mm)
+            events = self.hands.events(t) or slid_off(pipe, t, self.layout.radius_mm)
             pipe.end_segment(level)
             return events
         if d_f > 0 and (self.placing.match_size(d_f) or self.placing.near_size(d_f)) is not None:
@@ -330,7 +274,7 @@ class SegmentJudge:
             held = max(held, 2000)  # a light loss no missed tip explains: one pawn, not confident
         # a small unexplained level: a slow change, or a pawn that fits no size well
         if held >= 2000.0:
-            events = unexplained(self, pipe, t, t_still, level)
+            events = unexplained(self, pipe, t, level)
             pipe.end_segment(level)
             return events
         return None
@@ -394,12 +338,12 @@ class SegmentJudge:
                     events.append(pipe.tipped_late(t))
                     return events
         else:
-            loss = self.falls.loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.peak_hi >= 2.5)
+            loss = self.falls.loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.hands.peak_hi >= 2.5)
             if loss and self.cand_unsure:
                 loss[-1]["confident"] = False
             events.extend(loss)
-            if self.longest_run >= HAND_WITH_LOSS_MS:
-                events.extend(self.hand_events(t, t)[:1])  # a hand held the disc, then pawns went
+            if self.hands.longest_run >= HAND_WITH_LOSS_MS:
+                events.extend(self.hands.events(t)[:1])  # a hand held the disc, then pawns went
         pipe.end_segment(level)
         return events
 
@@ -462,16 +406,3 @@ class SegmentJudge:
             ev["confident"] = False
         self.base = (self.base[0] + f, self.base[1] + f * px, self.base[2] + f * py)
         return [ev]
-
-    # ---------------------------------------------------------------- helpers
-    def hand_events(self, t: int, t_still: int) -> list[dict]:
-        """A disturbance with no net change: a hand if sustained, else a bump (no event)."""
-        if self.first_dev is None or self.last_dev is None:
-            return []
-        if self.longest_run < self.s.hand_min_ms * 0.6:
-            return []
-        if max(self.peak_hi, -self.peak_lo) < self.s.hand_min_g:
-            return []
-        duration = max(self.last_dev - self.first_dev, self.longest_run)
-        return [{"event": "hand", "t_ms": t, "duration_ms": int(duration)},
-                {"event": "settled", "t_ms": t}]

@@ -76,7 +76,7 @@ def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
     # player (a hand lifting its low rim, then letting go; its lift moves the load back in,
     # like a disc righting itself): part of the tip, not a hand on the disc. A hand on a
     # disc that was never seen lying over, or that stays tilted, is still a hand.
-    hand = [] if lay_over and level_now else judge.hand_events(t, t)
+    hand = [] if lay_over and level_now else judge.hands.events(t)
     if (level_ok or (level_now and lay_over) or set_down) and not events and judge.falls.lost_reported == 0.0:
         # level again without losing any mass: impossible unless pawns slid off onto the
         # base plate (the pawns left on it must hold less than its limit). The same holds

@@ -17,6 +17,7 @@ from companion.sensing.decomposing import PICKS_PER_FEED, TILTED_ERR_G, LossRead
 from companion.sensing.doubts import DOUBT_HOLDS, Doubts
 from companion.sensing.falls import Decomposition, Pawn
 from companion.sensing.fallwatch import FallWatch
+from companion.sensing.handruns import HandRuns
 from companion.sensing.massonly import MissedTip, Press, tip_after_release, tip_of
 from companion.sensing.placing import PawnLocator, Placements
 from companion.sensing.pressing import PressTracker
@@ -282,10 +283,10 @@ class _Host:
         self.tipping = TippingPawn(_placements(), 12.5)
         self.press_at_tip = False
         self.unsure_falls = False
-        self.hand_ref: float | None = None
-        self.run_sign = 1
-        self.back_t: int | None = 5
-        self.touched: frozenset[int] = frozenset()
+        self.hands = HandRuns(SensingSettings())
+        self.hands.tipped()
+        self.hands.run_sign = 1
+        self.hands.back_t = 5
 
     def drifted(self, t: int) -> tuple[float, float, float]:
         return self.base
@@ -338,7 +339,8 @@ def test_a_quiet_level_of_the_tilted_disc_a_pawn_lighter_is_that_pawn_fallen() -
     assert events[0]["pawns"] == {"small": 0, "medium": 1, "large": 0}
     assert falls.lost_reported == pytest.approx(4.6) and falls.last_loss_t == 1800
     assert pawns[1] not in pipe.pawns  # the pawn list is updated
-    assert host.hand_ref == pytest.approx(15.4) and host.run_sign == 0 and host.back_t is None
+    hands = host.hands
+    assert hands.ref == pytest.approx(15.4) and hands.run_sign == 0 and hands.back_t is None
     assert falls.check_falls(pipe, 1812) is None  # read already: nothing new
 
 
