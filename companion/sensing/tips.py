@@ -20,6 +20,7 @@ decisions out.
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -40,6 +41,10 @@ RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furt
 # the least moment any level disc holds for certain (a 250 g disc on a 2 mm flat): below it only a
 # press can have tilted the disc, and an excess is held as a possible wobble (``wobble.py``)
 WOBBLE_HOLD_GMM = 500.0
+# a knock on the table swings the disc's moment to and fro and back to where it was; a tipping
+# disc's load moves out one way and stays: an excess pointing against an unexplained moment seen
+# this recently is the knock's swing, no tip (yet: one that lasts is read once the swing is over)
+SWING_MS = 400
 
 
 def _median(v: list[float]) -> float:
@@ -113,6 +118,10 @@ class TipTests:
         # the threshold while the force is quiet for a moment: soon after the force was not
         # quiet, a tip needs two readings (12-25 ms more; at 10 Hz it would cost 100 ms)
         self._rung_tip_n = 2 if dt < s.tip_lag_two_from_ms else 1
+        # at low rates a knock's first swing is one reading: on a disc that no load can tip (no
+        # press in the segment, the pawns' moment below any disc's hold) a tip needs a second
+        # reading out the same way (a knock's swing comes back or turns, ``_swung``)
+        self._knock_tip_n = 2 if dt >= s.tip_lag_two_from_ms else 1
         self._lag_n = max(1, round(s.tip_lag_ms / dt))
         self._ref_n = max(1, round(s.tip_ref_ms / dt))
         self._cur_n = max(1, round(s.tip_cur_ms / dt))
@@ -168,6 +177,8 @@ class TipTests:
         self._win_done_n = 0  # the sample count when windows were last measured
         self._win_var = 0.0  # variance of a window mean about the still baseline (per axis, g²mm²)
         self._thr_memo: tuple[float, float] = (-1.0, 0.0)  # (sigma_m, threshold)
+        # recent unexplained moments beyond the threshold (time, x, y about the still baseline)
+        self._swings: deque[tuple[int, float, float]] = deque()
         # carried from ``measure`` to ``decide`` within one sample
         self._excess = 0.0
         self._excess_fast = 0.0
@@ -339,6 +350,8 @@ class TipTests:
             excess = 0.0
         if not tipped and not self._tip_possible(sig, pv) and excess > 0.0:
             excess = 0.0
+        if self._swung(sig, thr) and excess > 0.0:
+            excess = 0.0
         wob = self._wobble
         if not tipped and wob.active and not strike:
             if wob.step(sig.t, sig.f[-1], pv.level[0], self._excess_fast, lag, sig.x[-1] - sig.zero[0],
@@ -350,7 +363,8 @@ class TipTests:
                 return False  # still possibly a wobble: only the other tests decide meanwhile
         if not tipped and self.positional and (excess > thr or strike):
             self._tip_run += 1
-            if strike or self._tip_run >= need and not self._held_as_wobble(sig, pv, excess):
+            if strike or self._tip_run >= need and not self._knocked(sig, pv) and \
+                    not self._held_as_wobble(sig, pv, excess):
                 wob.reset()
                 self.fired_by = by if strike else "excess"
                 return True
@@ -373,6 +387,34 @@ class TipTests:
             return False  # the smoothed signals still carry the press that just ended
         return -(pv.on_disc_g + self._tip_max_push) <= push <= self._tip_max_push
 
+    def _swung(self, sig: Signals, thr: float) -> bool:
+        """Is the disc's moment swinging (a knock on the table)? True when this reading's moment
+        about the still baseline points against one beyond the tip threshold seen within
+        ``SWING_MS`` with the force within a pawn's step of the baseline (no pawn or finger put it
+        there): a tipping disc's load moves out one way and stays."""
+        bF, bX, bY = sig.base
+        dx, dy = sig.x[-1] - bX, sig.y[-1] - bY
+        sw = self._swings
+        while sw and sig.t - sw[0][0] > SWING_MS:
+            sw.popleft()
+        swung = any(dx * sx + dy * sy < 0.0 for _, sx, sy in sw)
+        if math.hypot(dx, dy) > thr and abs(sig.f[-1] - bF) < self._pawn_range[0]:
+            sw.append((sig.t, dx, dy))
+        return swung
+
+    def _pawns_gmm(self, sig: Signals, pv: PressView) -> float:
+        """The most the pawns' moment can be now: the level's before the segment plus the new load
+        anywhere on the disc."""
+        lf, lx, ly = pv.level
+        return math.hypot(lx - sig.zero[0], ly - sig.zero[1]) + max(0.0, sig.f[-1] - lf) * self.radius_mm
+
+    def _knocked(self, sig: Signals, pv: PressView) -> bool:
+        """Too soon to call an excess a tip of a disc no load can tip (no finger press in the
+        segment, the pawns' moment below the least hold of any disc): at low rates it may be a
+        knock's first swing, which the next reading shows coming back or turning."""
+        return self._tip_run < self._knock_tip_n and pv.press[0] <= 0.0 and not pv.placed and \
+            self._pawns_gmm(sig, pv) < WOBBLE_HOLD_GMM
+
     def _held_as_wobble(self, sig: Signals, pv: PressView, excess: float) -> bool:
         """Hold an excess over the threshold as a possible wobble (``wobble.py``)? When the pawns
         cannot tip the disc -- their moment, at most the level's before the segment plus the new
@@ -382,9 +424,7 @@ class TipTests:
         the segment's force stayed within a pawn set down with a finger (a push beyond that can
         take the disc over, and a rim striking its stop is a pulse far beyond it)."""
         wob = self._wobble
-        lf, lx, ly = pv.level
-        pawns = math.hypot(lx - sig.zero[0], ly - sig.zero[1]) + max(0.0, sig.f[-1] - lf) * self.radius_mm
-        if not wob.may_hold(max(sig.f), lf, pawns, WOBBLE_HOLD_GMM):
+        if not wob.may_hold(max(sig.f), pv.level[0], self._pawns_gmm(sig, pv), WOBBLE_HOLD_GMM):
             return False
         wob.hold(sig.t, excess, sig.x[-1] - sig.zero[0], sig.y[-1] - sig.zero[1])
         return True
