@@ -45,6 +45,7 @@ WOBBLE_HOLD_GMM = 500.0
 # disc's load moves out one way and stays: an excess pointing against an unexplained moment seen
 # this recently is the knock's swing, no tip (yet: one that lasts is read once the swing is over)
 SWING_MS = 400
+KNOCK_ALIGN = 0.5  # on a disc no load can tip, two readings of a tip lie within 60 degrees
 
 
 def _median(v: list[float]) -> float:
@@ -177,6 +178,8 @@ class TipTests:
         self._win_done_n = 0  # the sample count when windows were last measured
         self._win_var = 0.0  # variance of a window mean about the still baseline (per axis, g²mm²)
         self._thr_memo: tuple[float, float] = (-1.0, 0.0)  # (sigma_m, threshold)
+        self._d_now = (0.0, 0.0)  # the latest reading's moment about the still baseline
+        self._d_before = (0.0, 0.0)  # ... and the one before it
         # recent unexplained moments beyond the threshold (time, x, y about the still baseline)
         self._swings: deque[tuple[int, float, float]] = deque()
         # carried from ``measure`` to ``decide`` within one sample
@@ -350,7 +353,7 @@ class TipTests:
             excess = 0.0
         if not tipped and not self._tip_possible(sig, pv) and excess > 0.0:
             excess = 0.0
-        if self._swung(sig, thr) and excess > 0.0:
+        if self._swung(sig, thr) and excess > 0.0 and self._untippable(sig, pv):
             excess = 0.0
         wob = self._wobble
         if not tipped and wob.active and not strike:
@@ -398,6 +401,7 @@ class TipTests:
         while sw and sig.t - sw[0][0] > SWING_MS:
             sw.popleft()
         swung = any(dx * sx + dy * sy < 0.0 for _, sx, sy in sw)
+        self._d_before, self._d_now = self._d_now, (dx, dy)
         if math.hypot(dx, dy) > thr and abs(sig.f[-1] - bF) < self._pawn_range[0]:
             sw.append((sig.t, dx, dy))
         return swung
@@ -408,12 +412,22 @@ class TipTests:
         lf, lx, ly = pv.level
         return math.hypot(lx - sig.zero[0], ly - sig.zero[1]) + max(0.0, sig.f[-1] - lf) * self.radius_mm
 
+    def _untippable(self, sig: Signals, pv: PressView) -> bool:
+        """No load on the disc can tip it: no finger press in this segment and the pawns' moment
+        below the least hold of any disc (``WOBBLE_HOLD_GMM``). Only a knock moves its moment."""
+        return pv.press[0] <= 0.0 and not pv.placed and self._pawns_gmm(sig, pv) < WOBBLE_HOLD_GMM
+
     def _knocked(self, sig: Signals, pv: PressView) -> bool:
         """Too soon to call an excess a tip of a disc no load can tip (no finger press in the
         segment, the pawns' moment below the least hold of any disc): at low rates it may be a
-        knock's first swing, which the next reading shows coming back or turning."""
-        return self._tip_run < self._knock_tip_n and pv.press[0] <= 0.0 and not pv.placed and \
-            self._pawns_gmm(sig, pv) < WOBBLE_HOLD_GMM
+        knock's first swing, which the next reading shows coming back or turning (more than
+        60 degrees from the one before, ``KNOCK_ALIGN``: a tipping disc's load moves out one way)."""
+        if self._knock_tip_n < 2 or not self._untippable(sig, pv):
+            return False
+        if self._tip_run < self._knock_tip_n:
+            return True
+        (ax, ay), (bx, by) = self._d_before, self._d_now
+        return ax * bx + ay * by < KNOCK_ALIGN * math.hypot(ax, ay) * math.hypot(bx, by)
 
     def _held_as_wobble(self, sig: Signals, pv: PressView, excess: float) -> bool:
         """Hold an excess over the threshold as a possible wobble (``wobble.py``)? When the pawns
