@@ -388,6 +388,8 @@ class TipTests:
             self._pushed_t = sig.t
         if sig.t - self._pushed_t < TIP_AFTER_PUSH_MS:
             return False  # the smoothed signals still carry the press that just ended
+        if self._rung_tip_n > 1 and abs(sig.fast[0] - sig.f[-1]) > self._quiet_g:
+            return False  # ... or a spike far beyond any press (a glitch of two cells at once)
         return -(pv.on_disc_g + self._tip_max_push) <= push <= self._tip_max_push
 
     def _swung(self, sig: Signals, thr: float) -> bool:
@@ -414,8 +416,11 @@ class TipTests:
 
     def _untippable(self, sig: Signals, pv: PressView) -> bool:
         """No load on the disc can tip it: no finger press in this segment and the pawns' moment
-        below the least hold of any disc (``WOBBLE_HOLD_GMM``). Only a knock moves its moment."""
-        return pv.press[0] <= 0.0 and not pv.placed and self._pawns_gmm(sig, pv) < WOBBLE_HOLD_GMM
+        below the least hold of any disc (``WOBBLE_HOLD_GMM``), and no pawn gone (a disc read
+        level with too little moment to tip, whose pawns now leave, went over after all: its level
+        was stale, e.g. a pawn set down while it tipped). Only a knock moves its moment."""
+        return pv.press[0] <= 0.0 and not pv.placed and self._pawns_gmm(sig, pv) < WOBBLE_HOLD_GMM and \
+            sig.f[-1] > pv.level[0] - self.lightest_g  # pawns gone: the disc is going over
 
     def _knocked(self, sig: Signals, pv: PressView) -> bool:
         """Too soon to call an excess a tip of a disc no load can tip (no finger press in the
