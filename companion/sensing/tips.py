@@ -388,8 +388,6 @@ class TipTests:
             self._pushed_t = sig.t
         if sig.t - self._pushed_t < TIP_AFTER_PUSH_MS:
             return False  # the smoothed signals still carry the press that just ended
-        if self._rung_tip_n > 1 and abs(sig.fast[0] - sig.f[-1]) > self._quiet_g:
-            return False  # ... or a spike far beyond any press (a glitch of two cells at once)
         return -(pv.on_disc_g + self._tip_max_push) <= push <= self._tip_max_push
 
     def _swung(self, sig: Signals, thr: float) -> bool:
