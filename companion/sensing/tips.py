@@ -46,6 +46,7 @@ WOBBLE_HOLD_GMM = 500.0
 # this recently is the knock's swing, no tip (yet: one that lasts is read once the swing is over)
 SWING_MS = 400
 KNOCK_ALIGN = 0.5  # on a disc no load can tip, two readings of a tip lie within 60 degrees
+KNOCK_FAR = 3.0  # ... and one this many thresholds out, after one out the same way, is no swing
 
 
 def _median(v: list[float]) -> float:
@@ -366,7 +367,7 @@ class TipTests:
                 return False  # still possibly a wobble: only the other tests decide meanwhile
         if not tipped and self.positional and (excess > thr or strike):
             self._tip_run += 1
-            if strike or self._tip_run >= need and not self._knocked(sig, pv) and \
+            if strike or self._tip_run >= need and not self._knocked(sig, pv, thr) and \
                     not self._held_as_wobble(sig, pv, excess):
                 wob.reset()
                 self.fired_by = by if strike else "excess"
@@ -420,17 +421,19 @@ class TipTests:
         return pv.press[0] <= 0.0 and not pv.placed and self._pawns_gmm(sig, pv) < WOBBLE_HOLD_GMM and \
             sig.f[-1] > pv.level[0] - self.lightest_g  # pawns gone: the disc is going over
 
-    def _knocked(self, sig: Signals, pv: PressView) -> bool:
+    def _knocked(self, sig: Signals, pv: PressView, thr: float) -> bool:
         """Too soon to call an excess a tip of a disc no load can tip (no finger press in the
         segment, the pawns' moment below the least hold of any disc): at low rates it may be a
         knock's first swing, which the next reading shows coming back or turning (more than
         60 degrees from the one before, ``KNOCK_ALIGN``: a tipping disc's load moves out one way)."""
         if self._knock_tip_n < 2 or not self._untippable(sig, pv):
             return False
-        if self._tip_run < self._knock_tip_n:
-            return True
         (ax, ay), (bx, by) = self._d_before, self._d_now
-        return ax * bx + ay * by < KNOCK_ALIGN * math.hypot(ax, ay) * math.hypot(bx, by)
+        a = math.hypot(ax, ay)
+        aligned = ax * bx + ay * by >= KNOCK_ALIGN * a * math.hypot(bx, by)
+        if aligned and a > thr and self._excess >= KNOCK_FAR * thr:
+            return False  # out the same way two readings running, and far: lasting
+        return self._tip_run < self._knock_tip_n or not aligned
 
     def _held_as_wobble(self, sig: Signals, pv: PressView, excess: float) -> bool:
         """Hold an excess over the threshold as a possible wobble (``wobble.py``)? When the pawns
