@@ -20,11 +20,11 @@ decisions out.
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import islice
 
+from companion.sensing.knock import KnockWatch
 from companion.sensing.release import ReleaseLimits, ReleaseWatch
 from companion.sensing.residual import ResidualTest
 from companion.sensing.settings import SensingSettings
@@ -41,12 +41,6 @@ RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furt
 # the least moment any level disc holds for certain (a 250 g disc on a 2 mm flat): below it only a
 # press can have tilted the disc, and an excess is held as a possible wobble (``wobble.py``)
 WOBBLE_HOLD_GMM = 500.0
-# a knock on the table swings the disc's moment to and fro and back to where it was; a tipping
-# disc's load moves out one way and stays: an excess pointing against an unexplained moment seen
-# this recently is the knock's swing, no tip (yet: one that lasts is read once the swing is over)
-SWING_MS = 400
-KNOCK_ALIGN = 0.5  # on a disc no load can tip, two readings of a tip lie within 60 degrees
-KNOCK_FAR = 3.0  # ... and one this many thresholds out, after one out the same way, is no swing
 
 
 def _median(v: list[float]) -> float:
@@ -120,10 +114,6 @@ class TipTests:
         # the threshold while the force is quiet for a moment: soon after the force was not
         # quiet, a tip needs two readings (12-25 ms more; at 10 Hz it would cost 100 ms)
         self._rung_tip_n = 2 if dt < s.tip_lag_two_from_ms else 1
-        # at low rates a knock's first swing is one reading: on a disc that no load can tip (no
-        # press in the segment, the pawns' moment below any disc's hold) a tip needs a second
-        # reading out the same way (a knock's swing comes back or turns, ``_swung``)
-        self._knock_tip_n = 2 if dt >= s.tip_lag_two_from_ms else 1
         self._lag_n = max(1, round(s.tip_lag_ms / dt))
         self._ref_n = max(1, round(s.tip_ref_ms / dt))
         self._cur_n = max(1, round(s.tip_cur_ms / dt))
@@ -143,6 +133,9 @@ class TipTests:
         # one pawn heavier: any size, with room for the tipping disc's inertia (a gram or two)
         masses = header.pawn_mass_g.values()
         self._pawn_range = (0.75 * min(masses), 1.25 * max(masses) + 1.0)
+        # a knocked table (``knock.py``): at low rates a knock's first swing is one reading, so on a
+        # disc that no load can tip a tip needs a second reading out the same way
+        self._knock = KnockWatch(2 if dt >= s.tip_lag_two_from_ms else 1, self._pawn_range[0])
         self._wobble = WobbleHold(LANDING_DIP * self.lightest_g, self._tip_max_push, self._rung_tip_n,
                                   self._pawn_range[0])
         self._win_n = max(2, round(s.release_window_ms / dt))
@@ -179,10 +172,6 @@ class TipTests:
         self._win_done_n = 0  # the sample count when windows were last measured
         self._win_var = 0.0  # variance of a window mean about the still baseline (per axis, g²mm²)
         self._thr_memo: tuple[float, float] = (-1.0, 0.0)  # (sigma_m, threshold)
-        self._d_now = (0.0, 0.0)  # the latest reading's moment about the still baseline
-        self._d_before = (0.0, 0.0)  # ... and the one before it
-        # recent unexplained moments beyond the threshold (time, x, y about the still baseline)
-        self._swings: deque[tuple[int, float, float]] = deque()
         # carried from ``measure`` to ``decide`` within one sample
         self._excess = 0.0
         self._excess_fast = 0.0
@@ -392,20 +381,9 @@ class TipTests:
         return -(pv.on_disc_g + self._tip_max_push) <= push <= self._tip_max_push
 
     def _swung(self, sig: Signals, thr: float) -> bool:
-        """Is the disc's moment swinging (a knock on the table)? True when this reading's moment
-        about the still baseline points against one beyond the tip threshold seen within
-        ``SWING_MS`` with the force within a pawn's step of the baseline (no pawn or finger put it
-        there): a tipping disc's load moves out one way and stays."""
+        """Is the disc's moment swinging (a knock on the table, ``knock.py``)?"""
         bF, bX, bY = sig.base
-        dx, dy = sig.x[-1] - bX, sig.y[-1] - bY
-        sw = self._swings
-        while sw and sig.t - sw[0][0] > SWING_MS:
-            sw.popleft()
-        swung = any(dx * sx + dy * sy < 0.0 for _, sx, sy in sw)
-        self._d_before, self._d_now = self._d_now, (dx, dy)
-        if math.hypot(dx, dy) > thr and abs(sig.f[-1] - bF) < self._pawn_range[0]:
-            sw.append((sig.t, dx, dy))
-        return swung
+        return self._knock.step(sig.t, sig.x[-1] - bX, sig.y[-1] - bY, sig.f[-1] - bF, thr)
 
     def _pawns_gmm(self, sig: Signals, pv: PressView) -> float:
         """The most the pawns' moment can be now: the level's before the segment plus the new load
@@ -422,18 +400,9 @@ class TipTests:
             sig.f[-1] > pv.level[0] - self.lightest_g  # pawns gone: the disc is going over
 
     def _knocked(self, sig: Signals, pv: PressView, thr: float) -> bool:
-        """Too soon to call an excess a tip of a disc no load can tip (no finger press in the
-        segment, the pawns' moment below the least hold of any disc): at low rates it may be a
-        knock's first swing, which the next reading shows coming back or turning (more than
-        60 degrees from the one before, ``KNOCK_ALIGN``: a tipping disc's load moves out one way)."""
-        if self._knock_tip_n < 2 or not self._untippable(sig, pv):
-            return False
-        (ax, ay), (bx, by) = self._d_before, self._d_now
-        a = math.hypot(ax, ay)
-        aligned = ax * bx + ay * by >= KNOCK_ALIGN * a * math.hypot(bx, by)
-        if aligned and a > thr and self._excess >= KNOCK_FAR * thr:
-            return False  # out the same way two readings running, and far: lasting
-        return self._tip_run < self._knock_tip_n or not aligned
+        """Too soon to call an excess a tip of a disc no load can tip: at low rates it may be a
+        knock's first swing (``knock.py``)."""
+        return self._untippable(sig, pv) and self._knock.too_soon(self._tip_run, self._excess, thr)
 
     def _held_as_wobble(self, sig: Signals, pv: PressView, excess: float) -> bool:
         """Hold an excess over the threshold as a possible wobble (``wobble.py``)? When the pawns
