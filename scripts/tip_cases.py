@@ -88,6 +88,23 @@ def classify_false(truth, t, tips_true):
     return "other"
 
 
+def bump_only_false(name, meta, truth, ev, fired, counts, verbose):
+    """A bump-only trace (a table knocked, nobody playing): every event from quiet_from_ms is false;
+    print each with the bumps around it (amplitude, time from the bump to the event)."""
+    q = meta.get("quiet_from_ms", 0)
+    for x in ev:
+        if x.get("event") in (None, "scenario") or x["t_ms"] < q:
+            continue
+        counts[f"false {x['event']}"] += 1
+        if x["event"] != "tipped":
+            continue
+        by = "explain(late)" if x.get("late") else fired.get(x["t_ms"], "?")
+        counts[f"false tipped by {by}"] += 1
+        bumps = [f"{b['t_ms'] - x['t_ms']:+d}:{b.get('amplitude_g')}g" for b in truth
+                 if b["event"] == "bump" and -3000 <= b["t_ms"] - x["t_ms"] <= 500]
+        print(f"FALSE {name} t={x['t_ms']} by={by} bumps={' '.join(bumps) or 'none'}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dirs", nargs="+")
@@ -95,6 +112,8 @@ def main():
     ap.add_argument("--families")
     ap.add_argument("--replay", action="store_true")
     ap.add_argument("-v", action="store_true")
+    ap.add_argument("--bumps", action="store_true",
+                    help="bump_only traces instead: every event at or after quiet_from_ms is false")
     a = ap.parse_args()
     counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for d in a.dirs:
@@ -110,7 +129,9 @@ def main():
                     continue
                 truth = load(e / "truth.jsonl")
                 meta = truth[0]
-                if meta.get("kind") not in ("game", "faults"):
+                if meta.get("kind") not in ("game", "faults", "bump_only"):
+                    continue
+                if a.bumps != (meta.get("kind") == "bump_only"):
                     continue
                 truth = truth[1:]
                 fired: dict[int, str] = {}
@@ -118,6 +139,9 @@ def main():
                     ev, fired = replay(e)
                 else:
                     ev = load(e / "events.jsonl")
+                if a.bumps:
+                    bump_only_false(f"{cdir.name}/{e.name}", meta, truth, ev, fired, counts[cfg], a.v)
+                    continue
                 faults = [x["t_ms"] for x in truth if x["event"] == "fault"]
                 cut = min(faults) if faults else 10**12
                 truth = [x for x in truth if x["t_ms"] < cut]

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import islice
 
+from companion.sensing.knock import KnockWatch
 from companion.sensing.release import ReleaseLimits, ReleaseWatch
 from companion.sensing.residual import ResidualTest
 from companion.sensing.settings import SensingSettings
@@ -132,6 +133,9 @@ class TipTests:
         # one pawn heavier: any size, with room for the tipping disc's inertia (a gram or two)
         masses = header.pawn_mass_g.values()
         self._pawn_range = (0.75 * min(masses), 1.25 * max(masses) + 1.0)
+        # a knocked table (``knock.py``): at low rates a knock's first swing is one reading, so on a
+        # disc that no load can tip a tip needs a second reading out the same way
+        self._knock = KnockWatch(2 if dt >= s.tip_lag_two_from_ms else 1, self._pawn_range[0])
         self._wobble = WobbleHold(LANDING_DIP * self.lightest_g, self._tip_max_push, self._rung_tip_n,
                                   self._pawn_range[0])
         self._win_n = max(2, round(s.release_window_ms / dt))
@@ -339,6 +343,8 @@ class TipTests:
             excess = 0.0
         if not tipped and not self._tip_possible(sig, pv) and excess > 0.0:
             excess = 0.0
+        if self._swung(sig, thr) and excess > 0.0 and self._untippable(sig, pv):
+            excess = 0.0
         wob = self._wobble
         if not tipped and wob.active and not strike:
             if wob.step(sig.t, sig.f[-1], pv.level[0], self._excess_fast, lag, sig.x[-1] - sig.zero[0],
@@ -350,7 +356,8 @@ class TipTests:
                 return False  # still possibly a wobble: only the other tests decide meanwhile
         if not tipped and self.positional and (excess > thr or strike):
             self._tip_run += 1
-            if strike or self._tip_run >= need and not self._held_as_wobble(sig, pv, excess):
+            if strike or self._tip_run >= need and not self._knocked(sig, pv, thr) and \
+                    not self._held_as_wobble(sig, pv, excess):
                 wob.reset()
                 self.fired_by = by if strike else "excess"
                 return True
@@ -373,6 +380,30 @@ class TipTests:
             return False  # the smoothed signals still carry the press that just ended
         return -(pv.on_disc_g + self._tip_max_push) <= push <= self._tip_max_push
 
+    def _swung(self, sig: Signals, thr: float) -> bool:
+        """Is the disc's moment swinging (a knock on the table, ``knock.py``)?"""
+        bF, bX, bY = sig.base
+        return self._knock.step(sig.t, sig.x[-1] - bX, sig.y[-1] - bY, sig.f[-1] - bF, thr)
+
+    def _pawns_gmm(self, sig: Signals, pv: PressView) -> float:
+        """The most the pawns' moment can be now: the level's before the segment plus the new load
+        anywhere on the disc."""
+        lf, lx, ly = pv.level
+        return math.hypot(lx - sig.zero[0], ly - sig.zero[1]) + max(0.0, sig.f[-1] - lf) * self.radius_mm
+
+    def _untippable(self, sig: Signals, pv: PressView) -> bool:
+        """No load on the disc can tip it: no finger press in this segment and the pawns' moment
+        below the least hold of any disc (``WOBBLE_HOLD_GMM``), and no pawn gone (a disc read
+        level with too little moment to tip, whose pawns now leave, went over after all: its level
+        was stale, e.g. a pawn set down while it tipped). Only a knock moves its moment."""
+        return pv.press[0] <= 0.0 and not pv.placed and self._pawns_gmm(sig, pv) < WOBBLE_HOLD_GMM and \
+            sig.f[-1] > pv.level[0] - self.lightest_g  # pawns gone: the disc is going over
+
+    def _knocked(self, sig: Signals, pv: PressView, thr: float) -> bool:
+        """Too soon to call an excess a tip of a disc no load can tip: at low rates it may be a
+        knock's first swing (``knock.py``)."""
+        return self._untippable(sig, pv) and self._knock.too_soon(self._tip_run, self._excess, thr)
+
     def _held_as_wobble(self, sig: Signals, pv: PressView, excess: float) -> bool:
         """Hold an excess over the threshold as a possible wobble (``wobble.py``)? When the pawns
         cannot tip the disc -- their moment, at most the level's before the segment plus the new
@@ -382,9 +413,7 @@ class TipTests:
         the segment's force stayed within a pawn set down with a finger (a push beyond that can
         take the disc over, and a rim striking its stop is a pulse far beyond it)."""
         wob = self._wobble
-        lf, lx, ly = pv.level
-        pawns = math.hypot(lx - sig.zero[0], ly - sig.zero[1]) + max(0.0, sig.f[-1] - lf) * self.radius_mm
-        if not wob.may_hold(max(sig.f), lf, pawns, WOBBLE_HOLD_GMM):
+        if not wob.may_hold(max(sig.f), pv.level[0], self._pawns_gmm(sig, pv), WOBBLE_HOLD_GMM):
             return False
         wob.hold(sig.t, excess, sig.x[-1] - sig.zero[0], sig.y[-1] - sig.zero[1])
         return True
