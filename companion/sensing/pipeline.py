@@ -20,7 +20,8 @@ from companion.sensing.explain import Held, held_expired
 from companion.sensing.falls import Pawn
 from companion.sensing.segments import SegmentJudge
 from companion.sensing.settings import SensingSettings
-from companion.sensing.tips import PressView, Signals, TipTests
+from companion.sensing.tips import TipTests
+from companion.sensing.tipviews import PressView, Signals
 from companion.sensing.trace import Sample, TraceHeader
 
 STILL, ACTIVE, TIPPED = "still", "active", "tipped"

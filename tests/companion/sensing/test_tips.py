@@ -9,7 +9,8 @@ import random
 from companion.sensing.layout import DiscLayout
 from companion.sensing.residual import ResidualTest
 from companion.sensing.settings import SensingSettings
-from companion.sensing.tips import PressView, Signals, TipTests
+from companion.sensing.tips import TipTests
+from companion.sensing.tipviews import PressView, Signals
 from companion.sensing.trace import CellSpec, TraceHeader
 
 from .conftest import MASSES
