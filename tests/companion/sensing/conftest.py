@@ -326,6 +326,24 @@ def _bench_game(corpus: str, seed: int, cells: int, rate_hz: float) -> tuple[lis
     return truth, [e for s in samples for e in pipe.feed(s)]
 
 
+def replay_family(seed: int, family: str, *, cells: int, rate_hz: float, noise_g: float, kind: str,
+                  minutes: float, until_ms: int | None = None) -> tuple[list[dict], list[dict]]:
+    """A trace of a ``hardware.simfamily`` family replayed through the pipeline, up to the first
+    sample past ``until_ms`` (the whole trace if None): (truth, events)."""
+    from companion.sensing.pipeline import Pipeline
+    from hardware.simfamily.generate import generate
+
+    header, samples, truth = generate(seed, family_name=family, cells=cells, rate_hz=rate_hz,
+                                      noise_g=noise_g, kind=kind, minutes=minutes)
+    pipe = Pipeline(header)
+    events: list[dict] = []
+    for s in samples:
+        events += pipe.feed(s)
+        if until_ms is not None and s.t_ms > until_ms:
+            break
+    return truth, events
+
+
 @pytest.fixture
 def bench_game() -> Callable[[str, int, int, float], tuple[list[dict], list[dict]]]:
     """Replay one game of the benchmark's corpora: ``bench_game(corpus, seed, cells, rate_hz)``."""

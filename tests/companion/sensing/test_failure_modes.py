@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from .conftest import MASSES, SPOTS, five_pawns, kinds, polar  # noqa: F401 (shared scripted helpers)
+from .conftest import MASSES, SPOTS, five_pawns, kinds, polar, replay_family  # noqa: F401 (shared scripted helpers)
 
 TABLES = [(80.0, 4), (80.0, 3), (10.0, 4), (10.0, 3)]
 
@@ -446,17 +446,8 @@ def test_a_tip_episode_with_play_going_on_ends_and_the_pawns_set_down_are_heard(
     looked level): the first pawn pressed down after it ends the episode and is reported
     (``_play_resumed``), where the tip episode used to swallow 8 s of play. (A family trace: that
     table's vibrating floor and quick players are what keep breaking the stillness.)"""
-    from companion.sensing.pipeline import Pipeline
-    from hardware.simfamily.generate import generate
-
-    header, samples, truth = generate(1120, family_name="living-room", cells=4, rate_hz=80,
-                                      noise_g=0.11666666666666667, kind="game", minutes=4.0)
-    pipe = Pipeline(header)
-    events: list[dict] = []
-    for s in samples:
-        events += pipe.feed(s)
-        if s.t_ms > 136_000:
-            break
+    truth, events = replay_family(1120, "living-room", cells=4, rate_hz=80, noise_g=0.11666666666666667,
+                                  kind="game", minutes=4.0, until_ms=136_000)
     tips = [e["t_ms"] for e in events if e["event"] == "tipped" and e["t_ms"] < 100_000]
     for tip in tips:
         assert any(tip < e["t_ms"] <= tip + 3000 + 1500 for e in events if e["event"] == "settled"), events
@@ -495,18 +486,9 @@ def test_a_loss_after_a_hand_pushed_during_a_tip_is_not_a_confident_fall() -> No
     a tip, a hand may take a pawn off the disc or the base plate, or set one down, unseen: a loss
     after such a push is read as a fall, but not a confident one (doubt ``pushed``; it used to be a
     confident ``fell`` of the pawn the hand took). (A family trace: sim, seed 103120.)"""
-    from companion.sensing.pipeline import Pipeline
-    from hardware.simfamily.generate import generate
-
-    header, samples, truth = generate(103120, family_name="sim", cells=4, rate_hz=80, noise_g=0.25,
-                                      kind="game", minutes=4.0)
+    truth, events = replay_family(103120, "sim", cells=4, rate_hz=80, noise_g=0.25, kind="game",
+                                  minutes=4.0, until_ms=60_000)
     assert any(e["event"] == "removed" and 55_000 < e["t_ms"] < 55_500 for e in truth)
-    pipe = Pipeline(header)
-    events: list[dict] = []
-    for s in samples:
-        events += pipe.feed(s)
-        if s.t_ms > 60_000:
-            break
     after = [e for e in events if e["event"] == "fell" and 55_300 < e["t_ms"] < 58_000]
     assert after, events
     assert all(e.get("confident") is False and "pushed" in e.get("doubts", []) for e in after), after

@@ -10,20 +10,12 @@ import math
 
 import pytest
 
-from tests.companion.sensing.conftest import kinds, polar
+from tests.companion.sensing.conftest import kinds, polar, replay_family
 
 
 def _bump_only(seed: int, family: str, cells: int, rate_hz: float, noise_g: float, minutes: float):
-    from companion.sensing.pipeline import Pipeline
-    from hardware.simfamily.generate import generate
-
-    header, samples, truth = generate(seed, family_name=family, cells=cells, rate_hz=rate_hz,
-                                      noise_g=noise_g, kind="bump_only", minutes=minutes)
-    pipe = Pipeline(header)
-    events: list[dict] = []
-    for s in samples:
-        events += pipe.feed(s)
-    return truth, events
+    return replay_family(seed, family, cells=cells, rate_hz=rate_hz, noise_g=noise_g, kind="bump_only",
+                         minutes=minutes)
 
 
 @pytest.mark.parametrize(("seed", "family", "cells", "rate_hz", "noise_g", "minutes", "bump_ms"), [

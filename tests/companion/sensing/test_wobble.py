@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.sensing.wobble import HOLD_MS, WobbleHold
+from tests.companion.sensing.conftest import replay_family
 
 THR = 140.0  # the tip threshold (g*mm)
 
@@ -68,18 +69,8 @@ def test_an_excess_still_there_when_the_hold_ends_is_a_disc_lying_over(excess: f
 
 
 def _family_trace(seed: int, family: str, cells: int, noise_g: float, until_ms: int, rate_hz: float = 80):
-    from companion.sensing.pipeline import Pipeline
-    from hardware.simfamily.generate import generate
-
-    header, samples, truth = generate(seed, family_name=family, cells=cells, rate_hz=rate_hz,
-                                      noise_g=noise_g, kind="faults", minutes=1.5)
-    pipe = Pipeline(header)
-    events: list[dict] = []
-    for s in samples:
-        events += pipe.feed(s)
-        if s.t_ms > until_ms:
-            break
-    return truth, events
+    return replay_family(seed, family, cells=cells, rate_hz=rate_hz, noise_g=noise_g, kind="faults",
+                         minutes=1.5, until_ms=until_ms)
 
 
 def test_a_placements_wobble_read_as_a_tip_is_no_tip() -> None:
