@@ -220,7 +220,7 @@ def test_a_placement_sensed_during_a_review_is_applied_after_it_and_a_tap_on_a_p
     try:
         wait_for(lambda: any("Applied now" in f["text"] for f in table.state()["feed"]),
                  what="the kept placement")
-    except AssertionError as exc:  # rare (about 1 run in 15, also before 2026-12-02): say what the table shows
+    except AssertionError as exc:  # rare (about 1 run in 15, also before 2026-12-02): what shows
         st = table.state()
         raise AssertionError(f"{exc}; feed {[f['text'] for f in st['feed']][-6:]}; "
                              f"expected {st['state'].get('expected')}") from None
