@@ -492,3 +492,31 @@ def test_a_loss_after_a_hand_pushed_during_a_tip_is_not_a_confident_fall() -> No
     after = [e for e in events if e["event"] == "fell" and 55_300 < e["t_ms"] < 58_000]
     assert after, events
     assert all(e.get("confident") is False and "pushed" in e.get("doubts", []) for e in after), after
+
+
+@pytest.mark.parametrize(("rate", "cells"), TABLES)
+def test_two_cells_glitching_in_one_sample_are_no_event(table, rate: float, cells: int) -> None:
+    """A bit flipped on two cells' lines in the same sample (one sample in 150, after the pawns
+    are down) moves the moment as a tip would for one reading: it is no event. (Two flips in a
+    row on one cell, on the same side, still pass for a load step.)"""
+    import random
+
+    from companion.sensing.pipeline import Pipeline
+    from companion.sensing.trace import Sample
+
+    tab = table(cells=cells, rate_hz=rate, noise_g=0.2, seed=4)
+    five_pawns(tab)
+    rng = random.Random(cells * 100 + int(rate) + 4)
+    pipe = Pipeline(tab.header)
+    events: list[dict] = []
+    glitched = 0
+    for s in tab.samples(120.0 if rate > 20 else 240.0):
+        raw = list(s.raw)
+        if s.t_ms > 20_000 and rng.random() < 1 / 150:
+            glitched += 1
+            for i in rng.sample(range(cells), 2):
+                raw[i] ^= 1 << rng.randint(12, 22)
+        events += pipe.feed(Sample(s.t_ms, tuple(raw)))
+    events += pipe.finish()
+    assert glitched >= 5
+    assert kinds(events) == ["placed"] * 5
