@@ -25,11 +25,12 @@ BIG_JUMP_G = 40.0  # a per-sample jump this big, far above the other cells', is 
 
 def one_bit_off(code: int, last: int, tol: float) -> bool:
     """Is ``code`` (a signed 24-bit reading) within ``tol`` counts of ``last`` once one of its
-    bits worth more than twice ``tol`` is flipped back? Then it may well be ``last`` with a bit
-    flipped in transfer; a genuine load step lands there only when its size is within ``tol``
-    of a power of two."""
+    bits worth more than eight times ``tol`` is flipped back? Then it is most likely ``last`` with
+    a bit flipped in transfer. A genuine load step lands there only by chance, when its size is
+    within ``tol`` of a power of two; lower bits are not tried, as their windows (2 * tol wide)
+    would cover a quarter or more of all step sizes."""
     u = code & 0xFFFFFF
-    k = max(1, int(2.0 * tol)).bit_length()  # the lowest bit worth more than 2 * tol
+    k = max(1, int(8.0 * tol)).bit_length()  # the lowest bit worth more than 8 * tol
     while k < 24:
         back = u ^ (1 << k)
         if back & 0x800000:
