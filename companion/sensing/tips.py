@@ -289,7 +289,7 @@ class TipTests:
         if sig.count < self._suspect_until:
             strike = False
             excess = 0.0
-        elif excess > 0.0 and not self._quiet(sig) and \
+        elif excess > 0.0 and not self._quiet(sig) and not self._losing(sig, pv) and \
                 sig.t - (self._exceed_t if self._exceed_t is not None else sig.t) < \
                 self.settings.tip_persist_ms:
             # a tip moves the load sideways with the force nearly constant; two loads changing at
@@ -334,6 +334,13 @@ class TipTests:
         if sig.t - self._pushed_t < TIP_AFTER_PUSH_MS:
             return False  # the smoothed signals still carry the press that just ended
         return -(pv.on_disc_g + self._tip_max_push) <= push <= self._tip_max_push
+
+    def _losing(self, sig: Signals, pv: PressView) -> bool:
+        """Pawns are leaving the disc: the force has dropped below the level before the segment
+        by a pawn's weight or more (yet less than all the disc carries: no hand lifting it). A
+        force that changes because pawns leave is no second load mimicking a tip's moment."""
+        drop = pv.level[0] - sig.f[-1]
+        return self._wobble.loss_g <= drop <= pv.on_disc_g + self._wobble.loss_g
 
     def _swung(self, sig: Signals, thr: float) -> bool:
         """Is the disc's moment swinging (a knock on the table, ``knock.py``)?"""
