@@ -50,6 +50,10 @@ class Family:
     drop_place: float = 0.0  # share of placements where the pawn is dropped from a few mm
     cell_physics: bool = False  # load-cell creep, hysteresis, nonlinearity, span warm-up (kids.py)
     usb_host: bool = False  # a laptop reading over USB: polled reads, scheduling stalls (kids.py)
+    # cafe-tablecloth (docs/simulator-families.md, footing.py); the defaults draw nothing new
+    soft_feet: bool = False  # the unit on soft feet: bounce and sway of the whole unit, the table's vibration
+    lower_ms: tuple[float, float] = (20, 80)  # the pawn's weight arrives over this long as it is set down
+    press_ms: tuple[float, float] = (80, 700)  # how long the finger presses a placed pawn
 
 
 FAMILIES: dict[str, Family] = {
@@ -143,11 +147,24 @@ FAMILIES: dict[str, Family] = {
             cell_physics=True,
             usb_host=True,
         ),
+        Family(
+            "cafe-tablecloth",
+            "a unit on soft feet on a cloth-covered cafe table: every load change rings a bounce and a "
+            "sway of the whole unit on its feet (6-40 Hz, lightly damped), the table's own vibration "
+            "keeps them alive, an off-centre load leans it; grown-ups who set pawns down slowly and "
+            "hold them long",
+            supports=("pedestal", "pivot", "rocker"),
+            clock="free",
+            rims=("hard", "felt", "ringing", "bounce"),
+            soft_feet=True,
+            lower_ms=(20, 300),
+            press_ms=(80, 1500),
+        ),
     )
 }
 
-TUNED = ("sim", "sim_alt", "pedestal-sync", "pedestal-free", "pivot-spring", "living-room")
-HELD_BACK = ("rocker", "creep-felt", "ringing-bounce", "kids-club")
+TUNED = ("sim", "sim_alt", "pedestal-sync", "pedestal-free", "pivot-spring", "living-room", "kids-club")
+HELD_BACK = ("rocker", "creep-felt", "ringing-bounce", "cafe-tablecloth")
 
 
 def family(name: str) -> Family:
@@ -175,6 +192,8 @@ class Build:
     finger_slide: float = 0.0  # share of placements where the finger drags the pawn 2-8 mm
     pawn_spread: float = 0.03  # +- a pawn's mass off its set's mean (gaussian of sd half that, clipped)
     drop_place: float = 0.0  # share of placements where the pawn is dropped from a few mm
+    lower_ms: tuple[float, float] = (20, 80)  # the pawn's weight arrives over this long
+    press_ms: tuple[float, float] = (80, 700)  # the finger's press on a placed pawn
 
 
 def _support(kind: str, rim: str, rng: random.Random, disc_mass: float, creep: bool) -> Support:
@@ -284,6 +303,8 @@ def draw_build(fam: Family, rng: random.Random) -> Build:
         fast_players=fam.fast_players,
         finger_slide=fam.finger_slide,
         drop_place=fam.drop_place,
+        lower_ms=fam.lower_ms,
+        press_ms=fam.press_ms,
     )
 
 

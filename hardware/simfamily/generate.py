@@ -19,6 +19,7 @@ from hardware.sim.table import random_pawn_means
 from hardware.sim_alt.loads import LoadTimeline, Platform, ring_positions
 from hardware.simfamily.adc import FAULT_KINDS, Cell, CellFault, Link, sample_rows
 from hardware.simfamily.families import Build, Family, draw_build, family, irregular_cells, pawn_set
+from hardware.simfamily.footing import Footing
 from hardware.simfamily.kids import CellMaterial, UsbHost, draw_materials
 from hardware.simfamily.room import Room
 from hardware.simfamily.table import SIZES, Table
@@ -65,6 +66,8 @@ class Rig:
         self.rng_env = random.Random(master.getrandbits(64))
         # and the kids-club draws (cell materials, the USB host, the pawns' spread) from a fifth
         self.rng_kids = random.Random(master.getrandbits(64))
+        # and the cafe-tablecloth draws (the unit on its feet, the table's vibration) from a sixth
+        self.rng_foot = random.Random(master.getrandbits(64))
         rb, renv, rk = self.rng_build, self.rng_env, self.rng_kids
         self.family = fam
         self.build = build or draw_build(fam, rb)
@@ -113,6 +116,15 @@ class Rig:
         if fam.usb_host:
             self.usb = UsbHost.draw(rk)
             self.stalls = self.usb.stalls(rk, duration_ms)
+        self.footing: Footing | None = None
+        if fam.soft_feet:
+            sup = self.build.support
+            self.footing = Footing.draw(
+                self.rng_foot,
+                disc_g=self.build.disc_mass_g,
+                disc_z_mm=sup.height_mm + sup.com_mm,
+                ledge_mm=self.build.ledge_mm,
+            )
         period = 1000.0 / rate_hz
         if self.rate_bias:
             period *= 1 / (1 + self.rate_bias)  # the whole batch of HX711s runs fast (or slow)
@@ -196,6 +208,7 @@ class Rig:
             "cells_true_mm": [[round(x, 2), round(y, 2)] for x, y in self.real],
             **self._living_room_meta(),
             **self._kids_meta(),
+            **({"footing": self.footing.meta()} if self.footing is not None else {}),
         }
 
     def _kids_meta(self) -> dict[str, Any]:
@@ -233,6 +246,8 @@ class Rig:
         loads = self.timeline.arrays()
         if self.room is not None:
             loads = self.room.apply(loads)
+        if self.footing is not None:
+            loads = self.footing.apply(loads, self.rng_foot)
         mats = self.materials
         rows = sample_rows(
             self.rng_adc,

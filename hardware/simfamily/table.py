@@ -152,7 +152,7 @@ class Table:
         rng, sup = self.rng, self.sup
         self.t += rng.uniform(300, 900)
         pawn = self.new_pawn(size, x, y)
-        n_low = max(1, int(rng.uniform(20, 80) / STEP_MS))
+        n_low = max(1, int(rng.uniform(*self.b.lower_ms) / STEP_MS))
         drop = None
         if self.b.drop_place and rng.random() < self.b.drop_place:
             drop = drop_profile(rng, pawn.mass)  # let go a few mm up: it lands at once and bounces
@@ -171,7 +171,7 @@ class Table:
             )
             if rng.random() < 0.03:  # a heavy-handed player presses as hard as ever, wherever
                 peak = rng.uniform(20, 250)
-        dur = press_ms if press_ms is not None else rng.uniform(80, 700)
+        dur = press_ms if press_ms is not None else rng.uniform(*self.b.press_ms)
         # after a drop the finger comes down on the pawn once it has stopped bouncing
         late = 0.0 if drop is None else drop.settle_ms + rng.uniform(40, 250)
         press = Force(
