@@ -35,12 +35,12 @@ TIP_AFTER_PUSH_MS = 80  # no moment tip this soon after a press (its transient i
 STRIKE_ALIGN = 0.5  # a rim strike lies within 60 degrees of the load's moment (the side the disc tips to)
 LANDING_DIP = 0.6  # a force this many lightest pawns below the reference before a pulse: a landing
 RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before the release watch
-MIN_HOLD_GMM = 600.0  # the least moment a level disc holds (a 250 g disc on a 2 mm flat, a pivot's preload)
 HOLD_SHARE = 0.65  # a compliant top loses up to 35 % of its hold: below that share of a carried load, no tip
 RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furthest: righting
-# the least moment any level disc holds for certain (a 250 g disc on a 2 mm flat): below it only a
-# press can have tilted the disc, and an excess is held as a possible wobble (``wobble.py``)
-WOBBLE_HOLD_GMM = 500.0
+# the least moment any level disc holds (a 250 g disc on a 2 mm flat): below it the pawns alone
+# cannot tip the disc -- only a press can have tilted it, and an excess is held as a possible
+# wobble (``wobble.py``), and the residual test calls no tip
+LEAST_HOLD_GMM = 500.0
 
 
 def _median(v: list[float]) -> float:
@@ -271,7 +271,7 @@ class TipTests:
                 self._residual.step(sig.f[-1], sig.x[-1], sig.y[-1], sig.base, sig.zero,
                                     self.window_sigma_m(sig.sigma_m) * self._blk_scale,
                                     self.threshold(sig.sigma_m)) > 0.0 and \
-                self._load_gmm(sig) > max(MIN_HOLD_GMM, HOLD_SHARE * self.carried_gmm) and \
+                self._load_gmm(sig) > max(LEAST_HOLD_GMM, HOLD_SHARE * self.carried_gmm) and \
                 not sig.glitch and sig.count >= self._suspect_until:
             strike = True  # the disc's own moment moved outwards, beyond what the contacts explain
             by = "residual"
@@ -355,10 +355,10 @@ class TipTests:
 
     def _untippable(self, sig: Signals, pv: PressView) -> bool:
         """No load on the disc can tip it: no finger press in this segment and the pawns' moment
-        below the least hold of any disc (``WOBBLE_HOLD_GMM``), and no pawn gone (a disc read
+        below the least hold of any disc (``LEAST_HOLD_GMM``), and no pawn gone (a disc read
         level with too little moment to tip, whose pawns now leave, went over after all: its level
         was stale, e.g. a pawn set down while it tipped). Only a knock moves its moment."""
-        return pv.press[0] <= 0.0 and not pv.placed and self._pawns_gmm(sig, pv) < WOBBLE_HOLD_GMM and \
+        return pv.press[0] <= 0.0 and not pv.placed and self._pawns_gmm(sig, pv) < LEAST_HOLD_GMM and \
             sig.f[-1] > pv.level[0] - self.lightest_g  # pawns gone: the disc is going over
 
     def _knocked(self, sig: Signals, pv: PressView, thr: float) -> bool:
@@ -370,12 +370,12 @@ class TipTests:
         """Hold an excess over the threshold as a possible wobble (``wobble.py``)? When the pawns
         cannot tip the disc -- their moment, at most the level's before the segment plus the new
         load anywhere on the disc, is below the least moment any level disc holds
-        (``WOBBLE_HOLD_GMM``; what the disc was seen to carry is no safe bound here: a true tip
+        (``LEAST_HOLD_GMM``; what the disc was seen to carry is no safe bound here: a true tip
         held costs its latency, and on living-room tables discs went over at 57 % of it) -- and
         the segment's force stayed within a pawn set down with a finger (a push beyond that can
         take the disc over, and a rim striking its stop is a pulse far beyond it)."""
         wob = self._wobble
-        if not wob.may_hold(max(sig.f), pv.level[0], self._pawns_gmm(sig, pv), WOBBLE_HOLD_GMM):
+        if not wob.may_hold(max(sig.f), pv.level[0], self._pawns_gmm(sig, pv), LEAST_HOLD_GMM):
             return False
         wob.hold(sig.t, excess, sig.x[-1] - sig.zero[0], sig.y[-1] - sig.zero[1])
         return True
