@@ -216,15 +216,19 @@ def test_a_placement_sensed_during_a_review_is_applied_after_it_and_a_tap_on_a_p
     page.click("#actions button:has-text('Accept it')")
     expect(page.locator("#turn")).to_contain_text("Ben")
     synced(page, table)  # the actions of Ben's turn are drawn (not the review's, a busy machine lags)
-    page.click("#actions button.primary")  # Ben rolls: the kept placement now applies
-    try:
-        wait_for(lambda: any("Applied now" in f["text"] for f in table.state()["feed"]),
-                 what="the kept placement")
-    except AssertionError as exc:  # rare (about 1 run in 15, also before 2026-12-02): what shows
-        st = table.state()
-        raise AssertionError(f"{exc}; feed {[f['text'] for f in st['feed']][-6:]}; "
-                             f"expected {st['state'].get('expected')}") from None
-    assert sum(table.state()["state"]["disc"].values()) == 2
+    # Ben rolls YELLOW 2 (physical dice entered on the page), the spot the kept pawn stands on: the kept
+    # placement now applies. Not the random roll button: a 1 (one roll in six) is a penalty, Cleo gives
+    # Ben a pawn and his turn ends without a placement, so nothing could apply
+    page.click("#actions details.enter summary")
+    page.click("#actions .swatch-btn[title=yellow]")
+    page.click("#actions .num-btn[data-number='2']")
+    page.click("#actions details.enter button.act")
+    wait_for(lambda: any("Applied now" in f["text"] for f in table.state()["feed"]),
+             what="the kept placement")
+    st = table.state()["state"]
+    assert sum(st["disc"].values()) == 2 and st["disc"]["small"] == 1, st["disc"]
+    assert st["players"][1]["supply"]["small"] == 5, st["players"]  # Ben's small pawn
+    expect(page.locator("#turn")).to_contain_text("Cleo")  # on the rolled spot: Ben's turn is over
 
 
 def test_the_end_podium_rematch_and_remembered_names(table, pages):
