@@ -36,6 +36,7 @@ STRIKE_ALIGN = 0.5  # a rim strike lies within 60 degrees of the load's moment (
 LANDING_DIP = 0.6  # a force this many lightest pawns below the reference before a pulse: a landing
 RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before the release watch
 HOLD_SHARE = 0.65  # a compliant top loses up to 35 % of its hold: below that share of a carried load, no tip
+RESIDUAL_KEEP_MS = 100  # the residual test's finding stands this long for a clean reading to report it
 RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furthest: righting
 # the least moment any level disc holds (a 250 g disc on a 2 mm flat): below it the pawns alone
 # cannot tip the disc -- only a press can have tilted it, and an excess is held as a possible
@@ -121,6 +122,7 @@ class TipTests:
         self._strike: tuple[int, float] | None = None
         self._suspect_until = 0
         self._exceed_t: int | None = None  # since when the excess moment has been above threshold
+        self._residual_t: int | None = None  # when the residual test last found the disc going over
         self._no_tip_until = -1  # after a tip episode, the disc righting itself is no new tip
         self._pushed_t = -10**9  # last time a finger or hand pushed (or lifted) well beyond a pawn
         self._win_count = 0  # windows measured for ``_win_var``
@@ -137,6 +139,7 @@ class TipTests:
     def begin_segment(self) -> None:
         """A segment starts: no tip run, no landing seen yet."""
         self._tip_run = 0
+        self._residual_t = None
         self._wobble.reset()
         self.landing = None
         if self._residual is not None:
@@ -267,14 +270,20 @@ class TipTests:
         if self.positional and not tipped and self._released_off_level(sig, pv):
             strike = True  # the release tipped the disc: as certain as a rim strike
             by = "release"
-        if self._residual is not None and not tipped and \
-                self._residual.step(sig.f[-1], sig.x[-1], sig.y[-1], sig.base, sig.zero,
-                                    self.window_sigma_m(sig.sigma_m) * self._blk_scale,
-                                    self.threshold(sig.sigma_m)) > 0.0 and \
-                self._load_gmm(sig) > max(LEAST_HOLD_GMM, HOLD_SHARE * self.carried_gmm) and \
-                not sig.glitch and sig.count >= self._suspect_until:
-            strike = True  # the disc's own moment moved outwards, beyond what the contacts explain
-            by = "residual"
+        if self._residual is not None and not tipped:
+            if self._residual.step(sig.f[-1], sig.x[-1], sig.y[-1], sig.base, sig.zero,
+                                   self.window_sigma_m(sig.sigma_m) * self._blk_scale,
+                                   self.threshold(sig.sigma_m)) > 0.0 and \
+                    self._load_gmm(sig) > max(LEAST_HOLD_GMM, HOLD_SHARE * self.carried_gmm):
+                self._residual_t = sig.t
+            if self._residual_t is not None and sig.t - self._residual_t <= RESIDUAL_KEEP_MS and \
+                    not sig.glitch and sig.count >= self._suspect_until:
+                # the disc's own moment moved outwards, beyond what the contacts explain -- read
+                # at the first clean reading (the rim striking its stop right then can make a lone
+                # cell jump, held as a possible glitch)
+                self._residual_t = None
+                strike = True
+                by = "residual"
         if sig.glitch:
             self._suspect_until = sig.count + self._mute_n
         thr = self.threshold(sig.sigma_m)
