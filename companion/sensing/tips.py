@@ -120,6 +120,8 @@ class TipTests:
         self._tip_run = 0
         self._ref: tuple[float, float, float] | None = None
         self._strike: tuple[int, float] | None = None
+        self._strike_ref: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the level a strike rose from
+        self._strike_short = False  # ... read off the readings just before it (``_rim_strike``)
         self._suspect_until = 0
         self._exceed_t: int | None = None  # since when the excess moment has been above threshold
         self._residual_t: int | None = None  # when the residual test last found the disc going over
@@ -463,8 +465,18 @@ class TipTests:
     def _rim_strike(self, sig: Signals) -> bool:
         """A tipping disc's rim strikes its stop: a short force pulse (<= ``strike_ms``) whose
         centre of pressure is at the rim, back to the reference right after. Returns True when
-        such a pulse has just ended."""
-        ref = self._ref
+        such a pulse has just ended. The reference is the lagged one (``_lag_excess``), or, where
+        that window was not quiet (a finger let go just before the disc went over), the level of
+        the readings just before the pulse, kept while the pulse lasts; then the pulse must also
+        leave the load's moment beyond what its force explains (a disc lying over, not a pawn
+        tapped down at the rim)."""
+        if self._strike is not None:
+            ref = self._strike_ref
+        else:
+            ref = self._ref
+            self._strike_short = ref is None
+            if ref is None:
+                ref = self._short_ref(sig)
         if ref is None:
             self._strike = None
             return False
@@ -475,6 +487,9 @@ class TipTests:
             t0, peak = self._strike
             if f <= max(1.5, 4.0 * sig.sigma_f, 0.3 * peak):
                 self._strike = None
+                if self._strike_short:
+                    moved = math.hypot(sig.x[-1] - ref[1], sig.y[-1] - ref[2]) - self.lever_mm * abs(f)
+                    return moved > self.threshold(sig.sigma_m)
                 return True
             if sig.t - t0 > s.strike_ms:
                 self._strike = None
@@ -501,4 +516,16 @@ class TipTests:
             self.landing = (sig.t, dip, math.atan2(dy, dx))
             return False
         self._strike = (sig.t, f)
+        self._strike_ref = ref
         return False
+
+    def _short_ref(self, sig: Signals) -> tuple[float, float, float] | None:
+        """The level of the few readings before this one (``tip_cur_ms``), if the force was quiet
+        over them: (force, moments)."""
+        c = self._cur_n + 1
+        if sig.n < c + 1:
+            return None
+        f = sig.f[-c - 1:-1]
+        if max(f) - min(f) > max(self._quiet_g, 6.0 * sig.sigma_f):
+            return None
+        return sum(f) / c, _median(list(sig.x[-c - 1:-1])), _median(list(sig.y[-c - 1:-1]))
