@@ -53,6 +53,7 @@ class Pipeline:
         self._hT: deque[int] = deque(maxlen=hist)
         self._push = (self._hF.append, self._hX.append, self._hY.append, self._hT.append)
         self._hist_n = hist
+        self._seg_max = 4 * hist  # a segment's lists are cut back to ``hist`` beyond this
         # inside a segment the history is also kept in plain lists (a window of them is a slice,
         # and a segment's sample asks for several windows); None while still
         self._seg: tuple[list[float], list[float], list[float], list[int]] | None = None
@@ -153,7 +154,7 @@ class Pipeline:
             sx.append(X)
             sy.append(Y)
             st.append(t)
-            if len(sf) > 4 * self._hist_n:
+            if len(sf) > self._seg_max:
                 keep = -self._hist_n
                 del sf[:keep], sx[:keep], sy[:keep], st[:keep]
         self._segment_step(out)
@@ -386,10 +387,10 @@ class Pipeline:
         excess, righted = tips.measure(sig, tipped, j.pressing.presses > 0, excursion)
         if righted:
             j.righted = True
-        seg = sig.f
-        f = seg[-1]
+        cells = self._cells  # (the latest sample's force and moments)
+        f = cells.F
         j.observe(t, f, excess)
-        j.press_sample(f, sig.x[-1], sig.y[-1])  # (one cell: mass only, at 0, 0)
+        j.press_sample(f, cells.X, cells.Y)  # (one cell: mass only, at 0, 0)
         if tips.decide(sig, tipped, self._press_view(j)):
             self._state = TIPPED
             out.extend(j.before_tip(self, t))
