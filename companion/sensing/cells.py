@@ -70,6 +70,7 @@ class CellFilter:
         self.remapped: tuple[float, float, float] | None = None  # (dF, dX, dY) when a cell was replaced
         self._jump = settings.glitch_jump_g
         self._jump_m = settings.glitch_jump_g * max([1.0] + [abs(v) for v in xs + ys])
+        self._jump_counts = [self._jump * abs(1.0 / k) for k in self._inv]  # per cell, as in ``_slow``
         self.F = self.X = self.Y = 0.0
         self.ok: list[int] = [int(o) for o in self._offset]
         self._init = [False] * n
@@ -203,7 +204,18 @@ class CellFilter:
                 if self.faults:
                     self._maybe_clear(t_ms)
                 return None
-            events = self._slow(t_ms, raw)
+            if self._calm(raw):
+                # the sums moved beyond the glitch bounds (a press), but no cell jumped on its
+                # own: what ``_slow`` does with such a row (its sums are these, to the bit)
+                self.F, self.X, self.Y = f, x, y
+                self.ok = raw  # type: ignore[assignment]
+                if self._runs:
+                    self._runs = False
+                    self._rail = [0] * n
+                    self._dead = [0] * n
+                events = None
+            else:
+                events = self._slow(t_ms, raw)
         else:
             self.suspect = False
             self._block_clean = False
@@ -224,6 +236,17 @@ class CellFilter:
         if self.faults and events is None:
             self._maybe_clear(t_ms)
         return events
+
+    def _calm(self, raw: tuple[int, ...]) -> bool:
+        """Is every cell's reading within its jump tolerance of its last one (``_slow``'s test;
+        only while clean: every cell read before, nothing held)?"""
+        ok = self.ok
+        if self.n == 4:
+            a, b, c, d = raw
+            oa, ob, oc, od = ok
+            ja, jb, jc, jd = self._jump_counts
+            return -ja <= a - oa <= ja and -jb <= b - ob <= jb and -jc <= c - oc <= jc and -jd <= d - od <= jd
+        return all(-j <= v - o <= j for v, o, j in zip(raw, ok, self._jump_counts, strict=True))
 
     def _replaced(self, t_ms: int, used: tuple[int, ...]) -> list[dict] | None:
         """A clean row while a failed cell is replaced by its estimate (its reading zeroed)."""

@@ -223,15 +223,14 @@ class FallWatch:
         """While tipped: pawns come off one after another. As soon as the total force has been
         quiet for a short while after a drop, report the loss (mass evidence only: the disc is
         still tilted, so the moment says little)."""
-        w = pipe.window(self.fall_n)
-        if w is None:
+        fs = pipe.window_f(self.fall_n)  # (the times only once the force is quiet)
+        if fs is None:
             return None
-        fs, ts = w[0], w[3]
         if max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
             return None
         level_f = sum(fs) / len(fs)
         self.host.hands.new_level(level_f)  # a new quiet level: an open run was a step (a pawn falling)
-        if ts[0] <= self.last_loss_t:
+        if pipe.window(self.fall_n)[3][0] <= self.last_loss_t:  # type: ignore[index]
             return None
         new_loss = -(level_f - self.host.drifted(t)[0]) - self.lost_reported
         if new_loss <= self.host.zero_tol_g(pipe) or (self.read_loss(pipe, new_loss, None) is None

@@ -68,6 +68,7 @@ class SegmentJudge:
         self.pressing = PressTracker(settings, self.press_min_g, dt, header.layout.radius_mm)
         self.hands = HandRuns(settings)
         self.placed_t = -10**9  # when the last ``placed`` was reported
+        self._tol_f = (-1.0, 0.0)  # (sigma_f, ``_still_tol_f`` for it)
         self._reset(0, (0.0, 0.0, 0.0))
 
     def _reset(self, t: int, base: tuple[float, float, float]) -> None:
@@ -98,8 +99,15 @@ class SegmentJudge:
         self.hands.reset(t)  # peaks and hand-like runs (``HandRuns``)
 
     def _still_tol_f(self, pipe: Pipeline) -> float:
-        """Range of the total force within which a window counts as still."""
-        return max(self.s.still_tol_min_g, self.s.still_tol_sigmas * pipe.sigma_f())
+        """Range of the total force within which a window counts as still (remembered for the
+        last noise: it is fixed within a segment)."""
+        sigma_f = pipe.sigma_f()
+        memo = self._tol_f
+        if memo[0] == sigma_f:
+            return memo[1]
+        tol = max(self.s.still_tol_min_g, self.s.still_tol_sigmas * sigma_f)
+        self._tol_f = (sigma_f, tol)
+        return tol
 
     def zero_tol_g(self, pipe: Pipeline) -> float:
         """Largest net force change that still counts as 'no change' (below half a small pawn)."""

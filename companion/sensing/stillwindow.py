@@ -36,6 +36,7 @@ class StillWindow:
     def __init__(self, settings: SensingSettings, positional: bool) -> None:
         self.s = settings
         self.positional = positional
+        self._tol_m = (-1.0, 0.0)  # (sigma_m, the moments' tolerance for it)
         self.reset()
 
     def reset(self) -> None:
@@ -48,7 +49,13 @@ class StillWindow:
         holds two readings too far apart; while the older one is in the window it cannot be
         still, and the test is not run again (``unstill``: that reading's sample count)."""
         count = pipe.sample_count
-        tol_m = max(STILL_TOL_MIN_GMM, self.s.still_tol_sigmas * pipe.sigma_m())
+        sigma_m = pipe.sigma_m()
+        memo = self._tol_m
+        if memo[0] == sigma_m:
+            tol_m = memo[1]
+        else:  # (the noise is fixed within a segment)
+            tol_m = max(STILL_TOL_MIN_GMM, self.s.still_tol_sigmas * sigma_m)
+            self._tol_m = (sigma_m, tol_m)
         u = self.unstill
         if u is not None and u[0] > count - n and u[1] == tol_f and u[2] == tol_m:
             return None

@@ -62,10 +62,29 @@ class CellModel:
         held.clear()
 
     def _learn(self, grams: list[float]) -> None:
+        """Add a sample to the sums (the upper triangle of the products)."""
         self.count += 1
         n = self.n
         s = self._sum
         p = self._prod
+        if n == 4:  # written out (every press sample of a 4-cell table; the same sums, to the bit)
+            g0, g1, g2, g3 = grams
+            s[0] += g0
+            s[1] += g1
+            s[2] += g2
+            s[3] += g3
+            r0, r1, r2, r3 = p
+            r0[0] += g0 * g0
+            r0[1] += g0 * g1
+            r0[2] += g0 * g2
+            r0[3] += g0 * g3
+            r1[1] += g1 * g1
+            r1[2] += g1 * g2
+            r1[3] += g1 * g3
+            r2[2] += g2 * g2
+            r2[3] += g2 * g3
+            r3[3] += g3 * g3
+            return
         for i in range(n):
             gi = grams[i]
             s[i] += gi
