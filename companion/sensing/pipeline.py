@@ -67,6 +67,9 @@ class Pipeline:
         self.base_pawns: list[Pawn] = []
         # a still change no pawn event explained, taken as the level but kept open (explain.py)
         self.held: Held | None = None
+        # a tip episode settled with the disc still lying over: its moment off the level the
+        # pawns put it at (a hand setting it level later is part of the tip, ``tipepisode.py``)
+        self.lying_over: tuple[float, float] | None = None
         self._state = STILL
         self._t = 0
         self._n = 0
@@ -393,6 +396,7 @@ class Pipeline:
         j.press_sample(f, cells.X, cells.Y)  # (one cell: mass only, at 0, 0)
         if tips.decide(sig, tipped, self._press_view(j)):
             self._state = TIPPED
+            self.lying_over = None
             out.extend(j.before_tip(self, t))
             out.append({"event": "tipped", "t_ms": t})
             j.tipped(t)
@@ -499,6 +503,7 @@ class Pipeline:
         """The segment judge found the disc lying tilted once the load was still (a tip the tip
         test missed): the tip episode starts now. Returns the ``tipped`` event."""
         self._state = TIPPED
+        self.lying_over = None
         self.tips.tipped_late()
         self._judge.tipped(t)
         return {"event": "tipped", "t_ms": t}

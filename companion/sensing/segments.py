@@ -20,7 +20,7 @@ from companion.sensing.pressing import PressTracker
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.stillwindow import StillWindow
-from companion.sensing.tipepisode import judge_tip
+from companion.sensing.tipepisode import judge_tip, set_level_later
 from companion.sensing.tipping import TippingPawn
 from companion.sensing.trace import TraceHeader
 
@@ -249,7 +249,10 @@ class SegmentJudge:
         if tip is not None:
             return tip_events(self, pipe, t, level, tip)
         if abs(d_f) <= self.zero_tol_g(pipe):
-            events = self.hands.events(t) or slid_off(pipe, t, self.layout.radius_mm)
+            if set_level_later(pipe, change, self.zero_tol_g(pipe)):
+                events = []  # a hand set the disc left lying over level: part of that tip
+            else:
+                events = self.hands.events(t) or slid_off(pipe, t, self.layout.radius_mm)
             pipe.end_segment(level)
             return events
         if d_f > 0 and (self.placing.match_size(d_f) or self.placing.near_size(d_f)) is not None:

@@ -23,6 +23,7 @@ SET_LEVEL_FROM_MS = 50.0  # sample spacing from which a level disc after lying o
 SET_DOWN_FRACTION = 0.75  # a disc lying over moved back this far: set level (see ``judge_tip``)
 LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over: its tilt excursion reached this many tip thresholds
 TIP_DECIDE_MS = 3000.0  # a tip episode still open this long after the tip (or its last loss) ends
+_EXP = 5000.0
 
 
 def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
@@ -60,11 +61,12 @@ def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
         judge.off_tilted = max(judge.off_tilted, off)
     # never deaf: a disc still but not level is taken as settled once it has lain so for
     # ``tip_max_unlevel_ms``. Play going on (pawns set down, a vibrating floor) keeps breaking
-    # that stillness, so unless the disc was seen lying over (then a player's hand will right
-    # it, part of the tip), the wait is also bounded from the tip or the last loss it saw
+    # that stillness, so the wait is also bounded from the tip or the last loss it saw -- even
+    # for a disc seen lying over: a player's hand may right it later, but the pipeline does not
+    # wait for it (on the living-room tables such waits swallowed the next tips and their falls)
     waited = t - max(judge.tip_t_ms, judge.falls.last_loss_t)
     if not level_ok and not set_level and not set_down and held < judge.s.tip_max_unlevel_ms \
-            and (lay_over or waited < TIP_DECIDE_MS) and resumed is None:
+            and waited < TIP_DECIDE_MS and resumed is None:
         return None
     if new_loss > judge.zero_tol_g(pipe):
         moment = (-d_x, -d_y) if level_ok and judge.falls.lost_reported == 0.0 else None
@@ -97,7 +99,21 @@ def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
         events.append(placed)
     pipe.end_segment(real_level)
     pipe.tip_episode_over(t)
+    if not level_now and lay_over and resumed is None:
+        pipe.lying_over = (d_x + judge.falls.lost_moment[0], d_y + judge.falls.lost_moment[1])
     return events
+
+
+def set_level_later(pipe: Pipeline, change: tuple[float, float, float], tol_g: float) -> bool:
+    """Did this still change (no mass gained or lost) bring a disc that was left lying over
+    back to where its pawns put it? Then the hand that did it set the tipped disc level: part of
+    the tip (already settled), not a hand on the disc."""
+    off = pipe.lying_over
+    if off is None or abs(change[0]) > tol_g:
+        return False
+    pipe.lying_over = None
+    return math.hypot(change[1] + off[0], change[2] + off[1]) < \
+        max(LEVEL_MIN_GMM, LEVEL_FRACTION * math.hypot(*off))
 
 
 def _play_resumed(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float]

@@ -561,3 +561,19 @@ def test_a_rim_strike_soon_after_a_finger_let_go_is_a_tip() -> None:
     onset = next(e["t_ms"] for e in truth if e["event"] == "tipped" and 49_000 < e["t_ms"] < 50_500)
     tips = [e["t_ms"] - onset for e in events if e["event"] == "tipped" and abs(e["t_ms"] - onset) < 3000]
     assert tips and tips[0] <= 500, tips
+
+
+def test_a_tip_episode_of_a_disc_left_lying_over_ends_and_the_next_tip_is_heard() -> None:
+    """A living-room table: a tip whose disc was seen lying over kept its episode open until the
+    disc had been still for 2 s -- which a vibrating floor and quick players never allow -- on
+    the grounds that a player's hand would right it. The episode stayed open 7 s and the next
+    tip (5 s after the first) and its fall were never heard. Never deaf: the wait is bounded
+    from the tip or its last loss for every disc (a hand that sets it level later is part of
+    that tip, ``set_level_later``)."""
+    truth, events = replay_family(120, "living-room", cells=4, rate_hz=80, noise_g=0.05,
+                                  kind="game", minutes=4.0, until_ms=57_000)
+    onsets = [e["t_ms"] for e in truth if e["event"] == "tipped" and 49_000 < e["t_ms"] < 56_000]
+    assert len(onsets) == 2
+    tips = [e["t_ms"] for e in events if e["event"] == "tipped"]
+    for onset in onsets:
+        assert any(onset - 200 <= t <= onset + 1500 for t in tips), (onset, tips)
