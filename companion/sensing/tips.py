@@ -27,13 +27,12 @@ from companion.sensing.knock import KnockWatch
 from companion.sensing.release import ReleaseLimits, ReleaseWatch
 from companion.sensing.residual import ResidualTest
 from companion.sensing.settings import SensingSettings
+from companion.sensing.strike import LANDING_DIP, RimStrike, median
 from companion.sensing.tipviews import PressView, Signals
 from companion.sensing.trace import TraceHeader
 from companion.sensing.wobble import WobbleHold
 
 TIP_AFTER_PUSH_MS = 80  # no moment tip this soon after a press (its transient is in the smoothed signals)
-STRIKE_ALIGN = 0.5  # a rim strike lies within 60 degrees of the load's moment (the side the disc tips to)
-LANDING_DIP = 0.6  # a force this many lightest pawns below the reference before a pulse: a landing
 RELEASE_NOISE_WINDOWS = 16  # window-noise samples (1-2 s of still disc) before the release watch
 HOLD_SHARE = 0.65  # a compliant top loses up to 35 % of its hold: below that share of a carried load, no tip
 RESIDUAL_KEEP_MS = 100  # the residual test's finding stands this long for a clean reading to report it
@@ -42,13 +41,6 @@ RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furt
 # cannot tip the disc -- only a press can have tilted it, and an excess is held as a possible
 # wobble (``wobble.py``), and the residual test calls no tip
 LEAST_HOLD_GMM = 500.0
-
-
-def _median(v: list[float]) -> float:
-    """Median of a short list (the mean of the middle two for an even length)."""
-    v.sort()
-    m = len(v) // 2
-    return v[m] if len(v) % 2 else 0.5 * (v[m - 1] + v[m])
 
 
 class TipTests:
@@ -81,6 +73,8 @@ class TipTests:
         # the tipping disc's inertia moves the force by a gram or two within the quiet window;
         # at low rates that window is two long samples, which also average bumps into small steps
         self._quiet_g = 3.0 if dt <= 25.0 else 1.5
+        self._rim = RimStrike(s, self.radius_mm, self.lever_mm, self.lightest_g, self._cur_n + 1,
+                              self._quiet_g)
         # the most any force on the disc may exceed the base while a tip is still possible: a
         # pawn just set down plus the disc's own inertia (a finger or hand holds the disc down)
         self._tip_max_push = 1.3 * max(header.pawn_mass_g.values()) + 2.0
@@ -115,13 +109,8 @@ class TipTests:
         self.carried_gmm = 0.0  # the largest pawn moment the disc was seen to carry level
         self.tilt = 0.0  # the latest excess over the threshold (the page's tilt gauge)
         self.fired_by = ""  # which test saw the latest tip: excess, strike, release or residual
-        # a pawn seen landing on the base plate in this segment (time, weight gone, direction)
-        self.landing: tuple[int, float, float] | None = None
         self._tip_run = 0
         self._ref: tuple[float, float, float] | None = None
-        self._strike: tuple[int, float] | None = None
-        self._strike_ref: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the level a strike rose from
-        self._strike_short = False  # ... read off the readings just before it (``_rim_strike``)
         self._suspect_until = 0
         self._exceed_t: int | None = None  # since when the excess moment has been above threshold
         self._residual_t: int | None = None  # when the residual test last found the disc going over
@@ -137,13 +126,18 @@ class TipTests:
         self._lag = 0.0
         self._strike_now = False
 
+    @property
+    def landing(self) -> tuple[int, float, float] | None:
+        """A pawn seen landing on the base plate in this segment (time, weight gone, direction)."""
+        return self._rim.landing
+
     # ------------------------------------------------------------------ life cycle
     def begin_segment(self) -> None:
         """A segment starts: no tip run, no landing seen yet."""
         self._tip_run = 0
         self._residual_t = None
         self._wobble.reset()
-        self.landing = None
+        self._rim.landing = None
         if self._residual is not None:
             self._residual.reset()
 
@@ -156,7 +150,7 @@ class TipTests:
     def resync(self) -> None:
         """The pipeline re-learns its level (a cell replaced): the sample count starts again."""
         self._win_done_n = 0
-        self._strike = None
+        self._rim.reset()
 
     def level(self) -> None:
         """The disc is still and level again: the tilt gauge reads zero."""
@@ -255,7 +249,7 @@ class TipTests:
             else:
                 excess = max(excess, lag)
                 self.tilt = excess / self.threshold(sig.sigma_m)
-                strike = self._strike_ok and self._rim_strike(sig) and \
+                strike = self._strike_ok and self._rim.step(sig, self._ref, self.threshold(sig.sigma_m)) and \
                     not self._refractory(sig, placed)
         self._excess = excess
         self._lag = lag
@@ -450,8 +444,8 @@ class TipTests:
         rf = sum(ref_f) / k
         # the reference moment is a median: a disc snapping back onto its support after a wobble
         # swings the moment for one reading, and that reading is no quiet level to compare with
-        rx = _median(sx[a - n:b - n])
-        ry = _median(sy[a - n:b - n])
+        rx = median(sx[a - n:b - n])
+        ry = median(sy[a - n:b - n])
         cf = sum(sf[-c:]) / c
         cx = sum(sx[-c:]) / c
         cy = sum(sy[-c:]) / c
@@ -461,71 +455,3 @@ class TipTests:
         if excess > 0 and (cx - rx) * (cx - zx) + (cy - ry) * (cy - zy) < 0:
             return -excess  # the load moves inwards: a disc righting itself, not tipping
         return excess
-
-    def _rim_strike(self, sig: Signals) -> bool:
-        """A tipping disc's rim strikes its stop: a short force pulse (<= ``strike_ms``) whose
-        centre of pressure is at the rim, back to the reference right after. Returns True when
-        such a pulse has just ended. The reference is the lagged one (``_lag_excess``), or, where
-        that window was not quiet (a finger let go just before the disc went over), the level of
-        the readings just before the pulse, kept while the pulse lasts; then the pulse must also
-        leave the load's moment beyond what its force explains (a disc lying over, not a pawn
-        tapped down at the rim)."""
-        if self._strike is not None:
-            ref = self._strike_ref
-        else:
-            ref = self._ref
-            self._strike_short = ref is None
-            if ref is None:
-                ref = self._short_ref(sig)
-        if ref is None:
-            self._strike = None
-            return False
-        hf = sig.f
-        f = hf[-1] - ref[0]
-        s = self.settings
-        if self._strike is not None:
-            t0, peak = self._strike
-            if f <= max(1.5, 4.0 * sig.sigma_f, 0.3 * peak):
-                self._strike = None
-                if self._strike_short:
-                    moved = math.hypot(sig.x[-1] - ref[1], sig.y[-1] - ref[2]) - self.lever_mm * abs(f)
-                    return moved > self.threshold(sig.sigma_m)
-                return True
-            if sig.t - t0 > s.strike_ms:
-                self._strike = None
-            elif f > peak:
-                self._strike = (t0, f)
-            return False
-        lo = max(s.strike_min_g, 10.0 * sig.sigma_f)
-        if f < lo or sig.n < 2 or hf[-2] - ref[0] >= lo:
-            return False  # a strike rises from the quiet level (not the tail of a finger press)
-        dx, dy = sig.x[-1] - ref[1], sig.y[-1] - ref[2]
-        d = math.hypot(dx, dy)
-        if d / f < s.strike_rim_frac * self.radius_mm:
-            return False
-        lx, ly = ref[1] - sig.zero[0], ref[2] - sig.zero[1]
-        load = math.hypot(lx, ly)
-        if load < self.threshold(sig.sigma_m) or dx * lx + dy * ly < STRIKE_ALIGN * d * load:
-            # the disc goes over towards the side its load's moment points to: a pulse at the rim
-            # elsewhere (or on a disc whose load has no moment to tip it) is a knock on the table
-            return False
-        dip = ref[0] - hf[-2]
-        if dip >= LANDING_DIP * self.lightest_g:
-            # a pawn's weight was gone just before: its flight, and this its landing on the base
-            # plate (a pawn sliding off alone), not a rim strike
-            self.landing = (sig.t, dip, math.atan2(dy, dx))
-            return False
-        self._strike = (sig.t, f)
-        self._strike_ref = ref
-        return False
-
-    def _short_ref(self, sig: Signals) -> tuple[float, float, float] | None:
-        """The level of the few readings before this one (``tip_cur_ms``), if the force was quiet
-        over them: (force, moments)."""
-        c = self._cur_n + 1
-        if sig.n < c + 1:
-            return None
-        f = sig.f[-c - 1:-1]
-        if max(f) - min(f) > max(self._quiet_g, 6.0 * sig.sigma_f):
-            return None
-        return sum(f) / c, _median(list(sig.x[-c - 1:-1])), _median(list(sig.y[-c - 1:-1]))
