@@ -12,6 +12,7 @@ from __future__ import annotations
 from operator import eq, mul
 from operator import sub as minus
 
+from companion.sensing.bitflips import one_bit_off
 from companion.sensing.settings import SensingSettings
 from companion.sensing.stillness import StillLevels
 from companion.sensing.substitute import CellModel
@@ -21,24 +22,6 @@ _BAD_CODES = BAD_CODES
 _BAD = frozenset((None, *_BAD_CODES))  # a row holding none of these may take the fast path
 ALONE_RATIO = 50.0  # noise this far above every other cell's is no load's, whatever they do
 BIG_JUMP_G = 40.0  # a per-sample jump this big, far above the other cells', is held as a glitch
-
-
-def one_bit_off(code: int, last: int, tol: float) -> bool:
-    """Is ``code`` (a signed 24-bit reading) within ``tol`` counts of ``last`` once one of its
-    bits worth more than eight times ``tol`` is flipped back? Then it is most likely ``last`` with
-    a bit flipped in transfer. A genuine load step lands there only by chance, when its size is
-    within ``tol`` of a power of two; lower bits are not tried, as their windows (2 * tol wide)
-    would cover a quarter or more of all step sizes."""
-    u = code & 0xFFFFFF
-    k = max(1, int(8.0 * tol)).bit_length()  # the lowest bit worth more than 8 * tol
-    while k < 24:
-        back = u ^ (1 << k)
-        if back & 0x800000:
-            back -= 1 << 24
-        if abs(back - last) <= tol:
-            return True
-        k += 1
-    return False
 
 
 class CellFilter:

@@ -126,3 +126,17 @@ class DiscLayout:
         r = (self.ring_edges_mm[i] + self.ring_edges_mm[i + 1]) / 2.0
         a = math.radians(self.start_deg + (k + 0.5) * self.sector_deg)
         return r * math.cos(a), r * math.sin(a)
+
+
+def cells_span_area(xs: list[float], ys: list[float]) -> bool:
+    """True when the cells span an area (3+ non-collinear): the centre of pressure is observable."""
+    n = len(xs)
+    if n < 3:
+        return False
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                area = (xs[j] - xs[i]) * (ys[k] - ys[i]) - (xs[k] - xs[i]) * (ys[j] - ys[i])
+                if abs(area) > 1.0:
+                    return True
+    return False

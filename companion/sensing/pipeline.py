@@ -18,6 +18,7 @@ from itertools import islice
 from companion.sensing.cells import CellFilter
 from companion.sensing.explain import Held, held_expired
 from companion.sensing.falls import Pawn
+from companion.sensing.layout import cells_span_area
 from companion.sensing.segments import SegmentJudge
 from companion.sensing.settings import SensingSettings
 from companion.sensing.tips import TipTests
@@ -39,7 +40,7 @@ class Pipeline:
         self._cells = CellFilter(header, s)
         self._xs = [c.x_mm for c in header.cells]
         self._ys = [c.y_mm for c in header.cells]
-        self._positional = _positional(self._xs, self._ys)
+        self._positional = cells_span_area(self._xs, self._ys)
         dt = 1000.0 / header.rate_hz
         self._dt = dt
         self._a_fast = 1.0 - math.exp(-dt / s.fast_tau_ms)
@@ -521,17 +522,3 @@ class Pipeline:
             mx = sum(p.mass_g * p.x_mm for p in self.pawns if p.x_mm is not None)
             my = sum(p.mass_g * p.y_mm for p in self.pawns if p.y_mm is not None)
             self.tips.carried(math.hypot(mx, my))
-
-
-def _positional(xs: list[float], ys: list[float]) -> bool:
-    """True when the cells span an area (3+ non-collinear): the centre of pressure is observable."""
-    n = len(xs)
-    if n < 3:
-        return False
-    for i in range(n):
-        for j in range(i + 1, n):
-            for k in range(j + 1, n):
-                area = (xs[j] - xs[i]) * (ys[k] - ys[i]) - (xs[k] - xs[i]) * (ys[j] - ys[i])
-                if abs(area) > 1.0:
-                    return True
-    return False

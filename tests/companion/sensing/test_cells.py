@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from companion.sensing.cells import CellFilter, one_bit_off
+from companion.sensing.bitflips import one_bit_off
+from companion.sensing.cells import CellFilter
 from companion.sensing.settings import SensingSettings
 
 from .test_fastpaths import header
