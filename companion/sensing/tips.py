@@ -345,7 +345,8 @@ class TipTests:
         by a pawn's weight or more (yet less than all the disc carries: no hand lifting it). A
         force that changes because pawns leave is no second load mimicking a tip's moment."""
         drop = pv.level[0] - sig.f[-1]
-        return self._wobble.loss_g <= drop <= pv.on_disc_g + self._wobble.loss_g
+        loss = LANDING_DIP * self.lightest_g  # the least share of a pawn's weight that counts
+        return loss <= drop <= pv.on_disc_g + loss
 
     def _swung(self, sig: Signals, thr: float) -> bool:
         """Is the disc's moment swinging (a knock on the table, ``knock.py``)?"""
