@@ -331,7 +331,7 @@ class CellFilter:
             # cells have one at once: held for confirmation like a lone jump. A load moves the
             # cells by amounts a single flip each explains only by chance (within three sigmas
             # of the noise of each), and then costs one reading of confirmation.
-            flips = self._flips(jumps, ok)
+            flips = len(jumps) >= 2 and self._flips(jumps, ok)  # (a lone jump is held anyway)
             if not flips and len(jumps) >= 2 and len(jumps) * 2 >= self.n:
                 # several cells moved together: a real load change -- but a glitch riding on it
                 # stands out as one jump far larger than all the others

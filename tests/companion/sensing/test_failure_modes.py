@@ -522,6 +522,13 @@ def test_two_cells_glitching_in_one_sample_are_no_event(table, rate: float, cell
     assert kinds(events) == ["placed"] * 5
 
 
+def _tip_latencies(truth: list[dict], events: list[dict], lo: int, hi: int) -> list[int]:
+    """The ``tipped`` events within 3 s of the true tip whose onset lies in (``lo``, ``hi``) ms,
+    as latencies from that onset."""
+    onset = next(e["t_ms"] for e in truth if e["event"] == "tipped" and lo < e["t_ms"] < hi)
+    return [e["t_ms"] - onset for e in events if e["event"] == "tipped" and abs(e["t_ms"] - onset) < 3000]
+
+
 def test_pawns_leaving_as_the_disc_goes_over_do_not_hide_its_tip_at_10_hz() -> None:
     """Pawns leave a tipping disc in the order they reach its rim, the first sometimes within
     100 ms of the onset. The excess-moment test used to wait for the force to be quiet (two loads
@@ -530,8 +537,7 @@ def test_pawns_leaving_as_the_disc_goes_over_do_not_hide_its_tip_at_10_hz() -> N
     pawns leave is no second load: the tip is read while they go (a pivot-spring table, 10 Hz)."""
     truth, events = replay_family(1050, "pivot-spring", cells=4, rate_hz=10, noise_g=0.25,
                                   kind="game", minutes=4.0, until_ms=50_000)
-    onset = next(e["t_ms"] for e in truth if e["event"] == "tipped" and 46_000 < e["t_ms"] < 48_000)
-    tips = [e["t_ms"] - onset for e in events if e["event"] == "tipped" and abs(e["t_ms"] - onset) < 3000]
+    tips = _tip_latencies(truth, events, 46_000, 48_000)
     assert tips and tips[0] <= 1000, tips
 
 
@@ -544,8 +550,7 @@ def test_a_slow_creep_read_by_the_residual_test_as_the_rim_strikes_is_a_tip() ->
     stands for the next clean reading."""
     truth, events = replay_family(120, "living-room", cells=4, rate_hz=80, noise_g=0.05,
                                   kind="game", minutes=4.0, until_ms=152_500)
-    onset = next(e["t_ms"] for e in truth if e["event"] == "tipped" and 150_000 < e["t_ms"] < 151_000)
-    tips = [e["t_ms"] - onset for e in events if e["event"] == "tipped" and abs(e["t_ms"] - onset) < 3000]
+    tips = _tip_latencies(truth, events, 150_000, 151_000)
     assert tips and tips[0] <= 1000, tips
 
 
@@ -558,8 +563,7 @@ def test_a_rim_strike_soon_after_a_finger_let_go_is_a_tip() -> None:
     moment beyond what its force explains (a disc lying over, not a pawn tapped down)."""
     truth, events = replay_family(120, "living-room", cells=4, rate_hz=80, noise_g=0.05,
                                   kind="game", minutes=4.0, until_ms=51_500)
-    onset = next(e["t_ms"] for e in truth if e["event"] == "tipped" and 49_000 < e["t_ms"] < 50_500)
-    tips = [e["t_ms"] - onset for e in events if e["event"] == "tipped" and abs(e["t_ms"] - onset) < 3000]
+    tips = _tip_latencies(truth, events, 49_000, 50_500)
     assert tips and tips[0] <= 500, tips
 
 

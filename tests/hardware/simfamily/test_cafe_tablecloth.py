@@ -5,8 +5,6 @@ Tests of the simulator only (what its physics does, that its traces follow the s
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import random
 from dataclasses import replace
@@ -21,7 +19,7 @@ from hardware.simfamily import FAMILIES, HELD_BACK, TUNED
 from hardware.simfamily.footing import Footing, Mode
 from hardware.simfamily.generate import Rig, generate, play
 
-from .conftest import SCORED_FIELDS
+from .conftest import SCORED_FIELDS, trace_digest
 
 CT = FAMILIES["cafe-tablecloth"]
 
@@ -45,11 +43,6 @@ def test_cafe_tablecloth_is_held_back_and_kids_club_is_tuned_now() -> None:
     assert "cafe-tablecloth" in held and "kids-club" in tuned
 
 
-def _digest(*args: object, **kw: object) -> str:
-    h, s, t = generate(*args, **kw)  # type: ignore[arg-type]
-    return hashlib.sha256((trace_text(h, s) + json.dumps(t)).encode()).hexdigest()[:16]
-
-
 @pytest.mark.parametrize(
     ("seed", "fam", "cells", "rate", "kind", "digest"),
     [
@@ -63,7 +56,7 @@ def _digest(*args: object, **kw: object) -> str:
 def test_the_other_families_traces_did_not_change(
     seed: int, fam: str, cells: int, rate: int, kind: str, digest: str
 ) -> None:
-    assert _digest(seed, family_name=fam, cells=cells, rate_hz=rate, kind=kind, minutes=0.4) == digest
+    assert trace_digest(seed, family_name=fam, cells=cells, rate_hz=rate, kind=kind, minutes=0.4) == digest
 
 
 # -- the draws ---------------------------------------------------------------------------------------

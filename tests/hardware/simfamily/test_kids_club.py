@@ -5,8 +5,6 @@ Tests of the simulator only (what its physics does, that its traces follow the s
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import random
 from dataclasses import replace
@@ -23,7 +21,7 @@ from hardware.simfamily.disc import G
 from hardware.simfamily.generate import Rig, generate, play
 from hardware.simfamily.kids import N_PLAY, CellMaterial, UsbHost, draw_materials
 
-from .conftest import SCORED_FIELDS
+from .conftest import SCORED_FIELDS, trace_digest
 
 KC = FAMILIES["kids-club"]
 
@@ -66,11 +64,6 @@ def test_kids_club_and_living_room_are_tuned_now() -> None:
     assert "kids-club" in tuned and "kids-club" not in held
 
 
-def _digest(*args: object, **kw: object) -> str:
-    h, s, t = generate(*args, **kw)  # type: ignore[arg-type]
-    return hashlib.sha256((trace_text(h, s) + json.dumps(t)).encode()).hexdigest()[:16]
-
-
 @pytest.mark.parametrize(
     ("seed", "fam", "cells", "rate", "kind", "digest"),
     [
@@ -85,7 +78,7 @@ def _digest(*args: object, **kw: object) -> str:
 def test_the_other_families_traces_did_not_change(
     seed: int, fam: str, cells: int, rate: int, kind: str, digest: str
 ) -> None:
-    assert _digest(seed, family_name=fam, cells=cells, rate_hz=rate, kind=kind, minutes=0.4) == digest
+    assert trace_digest(seed, family_name=fam, cells=cells, rate_hz=rate, kind=kind, minutes=0.4) == digest
 
 
 # -- creep ---------------------------------------------------------------------------------------------

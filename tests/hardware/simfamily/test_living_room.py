@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import random
 from dataclasses import replace
@@ -19,7 +17,7 @@ from hardware.simfamily.families import _inside_margin, irregular_cells, pawn_se
 from hardware.simfamily.generate import Rig, generate, play
 from hardware.simfamily.room import Room
 
-from .conftest import SCORED_FIELDS
+from .conftest import SCORED_FIELDS, trace_digest
 
 LR = FAMILIES["living-room"]
 
@@ -39,18 +37,13 @@ def test_living_room_is_tuned_now_and_in_all() -> None:
     assert "living-room" in tuned and "living-room" not in held
 
 
-def _digest(*args: object, **kw: object) -> str:
-    h, s, t = generate(*args, **kw)  # type: ignore[arg-type]
-    return hashlib.sha256((trace_text(h, s) + json.dumps(t)).encode()).hexdigest()[:16]
-
-
 def test_the_other_families_traces_did_not_change() -> None:
     # digests taken before the living-room parameters existed: their defaults draw nothing
     # (if one of these families is changed on purpose, take the new digest and say so in the commit)
-    assert _digest(3, family_name="pedestal-free", cells=4, rate_hz=80, kind="game", minutes=0.4) == (
+    assert trace_digest(3, family_name="pedestal-free", cells=4, rate_hz=80, kind="game", minutes=0.4) == (
         "39eb76e1d377d634"
     )
-    assert _digest(4, family_name="creep-felt", cells=3, rate_hz=10, kind="bump_only", minutes=0.4) == (
+    assert trace_digest(4, family_name="creep-felt", cells=3, rate_hz=10, kind="bump_only", minutes=0.4) == (
         "e7d30f2708577532"
     )
 
