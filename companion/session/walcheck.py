@@ -86,8 +86,23 @@ def wal_loss(path: Path) -> WalState | None:
     rest = data[kept:]
     if not rest.strip(b"\0"):
         return WalState(len(data), kept, committed, None)  # nothing but zeros (or nothing) after
-    # a crash mid-commit leaves one unfinished transaction at the end: its frames check out but
-    # no commit frame follows, and the last one may be cut short or torn (never acknowledged)
+    # a crash mid-commit leaves one unfinished transaction at the end: its frames carry the current
+    # salts but no commit frame follows; killed between a frame's header and its page, one of them
+    # fails its checksum -- and after a reset (SQLite writes the WAL from its start again) older
+    # frames follow it. Only a whole commit frame of the current salts beyond a bad frame is data
+    # lost (a commit frame cut short at the end of the file was being written: never acknowledged).
+    lost = f"{len(data) - kept} bytes of the WAL after frame {committed} are cut short or damaged"
+    damaged = WalState(len(data), kept, committed, lost)
+    while pos + FRAME_HEADER <= len(data):
+        _pgno, commit, fs1, fs2 = struct.unpack(">4I", data[pos:pos + 16])
+        if (fs1, fs2) != (salt1, salt2):
+            break
+        if commit and pos + frame <= len(data):
+            return damaged
+        pos += frame
+    if pos >= len(data) or not data[pos:].strip(b"\0"):
+        return WalState(len(data), kept, committed, None)  # nothing but zeros (or nothing) after
+    # the unfinished transaction's last frame may be cut short at the end of the file
     if len(data) - pos < frame or pos + frame == len(data):
         return WalState(len(data), kept, committed, None)
     # (SQLite adds 1 to salt-1 at each reset: an older frame's salt-1 is a little smaller)
@@ -95,5 +110,4 @@ def wal_loss(path: Path) -> WalState | None:
         old_salt1 = struct.unpack(">I", data[pos + 8:pos + 12])[0]
         if 0 < (salt1 - old_salt1) & 0xFFFFFFFF < 1_000_000:
             return WalState(len(data), kept, committed, None)
-    return WalState(len(data), kept, committed,
-                    f"{len(data) - kept} bytes of the WAL after frame {committed} are cut short or damaged")
+    return damaged
