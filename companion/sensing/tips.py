@@ -68,6 +68,8 @@ class TipTests:
         self._quiet_n = max(2, round(s.tip_quiet_ms / dt))
         self._persist_n = max(1, round(s.tip_persist_ms / dt))
         self._mute_n = max(1, round(40.0 / dt))  # samples muted after a lone jump held as a glitch
+        # readings a one-reading impulse stays in the smoothed signals (down to ~5 % of it)
+        self._impulse_n = max(self._cur_n, math.ceil(3.0 * s.fast_tau_ms / dt)) + 1
         # a rim strike is only told from a finger by its brevity: needs >= 2 samples per pulse
         self._strike_ok = 2.0 * dt <= s.strike_ms
         # the tipping disc's inertia moves the force by a gram or two within the quiet window;
@@ -120,6 +122,7 @@ class TipTests:
         self._win_done_n = 0  # the sample count when windows were last measured
         self._win_var = 0.0  # variance of a window mean about the still baseline (per axis, g²mm²)
         self._thr_memo: tuple[float, float] = (-1.0, 0.0)  # (sigma_m, threshold)
+        self._impulse_until = 0  # sample count until which a one-reading impulse is in the signals
         # carried from ``measure`` to ``decide`` within one sample
         self._excess = 0.0
         self._excess_fast = 0.0
@@ -228,9 +231,13 @@ class TipTests:
         bF, bX, bY = sig.base
         zX, zY = sig.zero
         bx, by = fX - bX, fY - bY
-        excess = math.hypot(bx, by) - self.lever_mm * abs(fF - bF)
-        if bx * (fX - zX) + by * (fY - zY) < 0:
-            excess = min(excess, 0.0)  # moving inwards is no tip
+        excess = _outward_excess(bx, by, fX - zX, fY - zY, self.lever_mm * abs(fF - bF))
+        self._impulse_seen(sig)
+        if sig.count < self._impulse_until:
+            # a one-reading impulse (a wobbling disc landing back on its support) lingers in the
+            # smoothed signals: the latest reading must be out too (a tilt has no such jumps)
+            excess = min(excess, _outward_excess(sig.x[-1] - bX, sig.y[-1] - bY, sig.x[-1] - zX,
+                                                 sig.y[-1] - zY, self.lever_mm * abs(sig.f[-1] - bF)))
         self._excess_fast = excess
         strike = False
         righted = False
@@ -455,4 +462,32 @@ class TipTests:
         excess = math.hypot(cx - rx, cy - ry) - self.lever_mm * abs(cf - rf)
         if excess > 0 and (cx - rx) * (cx - zx) + (cy - ry) * (cy - zy) < 0:
             return -excess  # the load moves inwards: a disc righting itself, not tipping
+        if sig.count < self._impulse_until:
+            # ... and the latest reading alone: a one-reading impulse must not count in two means
+            lx, ly = sx[-1], sy[-1]
+            excess = min(excess, _outward_excess(lx - rx, ly - ry, lx - zx, ly - zy,
+                                                 self.lever_mm * abs(sf[-1] - rf)))
         return excess
+
+    def _impulse_seen(self, sig: Signals) -> None:
+        """Was the reading before the latest a one-reading impulse of the moment -- far from both
+        its neighbours, which agree with each other? The disc's load cannot go there and come
+        back within a reading by tilting: it is an impact (a wobbling disc landing back on its
+        support) averaged into one conversion. The smoothed signals carry it for a few readings
+        (``_impulse_until``)."""
+        if sig.n < 3:
+            return
+        x, y = sig.x, sig.y
+        d1 = math.hypot(x[-2] - x[-3], y[-2] - y[-3])
+        d2 = math.hypot(x[-1] - x[-2], y[-1] - y[-2])
+        thr = self.threshold(sig.sigma_m)
+        if min(d1, d2) > thr and math.hypot(x[-1] - x[-3], y[-1] - y[-3]) < 0.5 * min(d1, d2):
+            self._impulse_until = sig.count + self._impulse_n
+
+
+def _outward_excess(dx: float, dy: float, lx: float, ly: float, explained: float) -> float:
+    """The moment change (``dx``, ``dy``) beyond what a force change explains (``explained``),
+    signed: at most 0 when it points inwards (against the load's moment ``lx``, ``ly``), which is
+    no tip."""
+    excess = math.hypot(dx, dy) - explained
+    return excess if dx * lx + dy * ly >= 0 else min(excess, 0.0)

@@ -183,3 +183,20 @@ def test_a_forced_tip_soon_after_a_tip_episode_with_no_pawn_placed_is_a_tip() ->
     back = [(base[0], base[1] - min(300.0, 6.0 * k) * 0.8, base[2] - min(300.0, 6.0 * k) * 0.6)
             for k in range(80)]
     assert _feed(tips, back, 10_000, pv, base) == []  # righting: inwards
+
+
+def test_a_one_reading_impulse_of_the_moment_is_no_tip() -> None:
+    """A wobbling disc landing back on a flat support is an impact, averaged into one reading:
+    the moment jumps far (here past the centre) and is back at the next reading, the force
+    unchanged (pedestal-sync, 3 cells: a false tip, fired because the smoothed signals and the
+    two-reading mean carried the one reading into two decisions). A tilt has no such jumps.
+    The same jump, held, is still a tip."""
+    base = (200.0, 360.0, 760.0)
+    pv = PressView(base, (0.0, 0.0, 0.0), False, False, 20.0)
+    quiet = [base] * 20
+    impulse = quiet + [(base[0], -180.0, -860.0)] + [(base[0], 350.0, 740.0)] * 40
+    tips = TipTests(_header(), SensingSettings(), positional=True)
+    assert _feed(tips, impulse, 10_000, pv, base) == []
+    held = quiet + [(base[0], base[1] + 500.0 * 0.43, base[2] + 500.0 * 0.9)] * 40
+    tips = TipTests(_header(), SensingSettings(), positional=True)
+    assert _feed(tips, held, 10_000, pv, base)
