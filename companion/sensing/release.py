@@ -99,7 +99,10 @@ class ReleaseWatch:
             return 0.0
         fs = self._f
         if max(fs) - min(fs) > max(lim.quiet_g, 6.0 * sigma_f):
+            # the force moved (the finger's grip changing, or letting go at last): the level
+            # before is no reference for the level after
             self._run.clear()
+            self._first = None
             return 0.0
         inv = 1.0 / n
         d_f = sum(fs) * inv - base[0]

@@ -108,6 +108,26 @@ def test_force_not_quiet_is_no_tip() -> None:
     assert not any(watch(levels))
 
 
+def test_the_light_tail_of_a_press_is_no_reference_for_the_level_after_it() -> None:
+    """A finger pressing lightly (pawn and finger within a pawn's weight of the level: not a
+    press by force alone) holds a quiet level of its own before it lets go. That level is no
+    reference for the level after the release: when the other pawns' moment points away from
+    the press, the finger letting go moves the disc's moment *outwards* along itself, as a disc
+    rolling over would. The first window is taken again once the force has moved (kids-club,
+    80 Hz: four false tips)."""
+    base = (20.0, -1800.0, -600.0)  # the pawns already on the disc, across from the press
+    finger = 10.0 - MASS
+    tail = (base[0] + MASS + finger, base[1] + (MASS + finger) * PRESS[1],
+            base[2] + (MASS + finger) * PRESS[2])
+    after = (base[0] + MASS, base[1] + MASS * PRESS[1], base[2] + MASS * PRESS[2])
+    w = ReleaseWatch(LIMITS)
+    rng = random.Random(3)
+    got = [w.step(PRESS, base, (f, x + rng.gauss(0, 5.0), y + rng.gauss(0, 5.0)), (0.0, 0.0),
+                  STEPS, 0.05, 2.0)
+           for f, x, y in [tail] * (LIMITS.window_n + 2) + [after] * 12]
+    assert not any(got)
+
+
 def test_press_misread_sideways_is_no_tip() -> None:
     f, x, y = expected(-200.0)
     assert not any(watch([(f, x + 400.0 * 0.32, y - 400.0 * 0.95)] * 20))  # far off, across the moment
