@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 SQRT2 = math.sqrt(2.0)
 BASE_SHARE = 0.25  # the level before the press is itself a mean of about four windows' worth
+FIT_SIGMAS = 3.0  # a drift's readings lie within this many noise sigmas (rms) of its line
 
 
 @dataclass(frozen=True)
@@ -156,8 +157,13 @@ class ReleaseWatch:
         slope = sum((i - tbar) * (v - vbar) for i, v in enumerate(vals)) / sxx
         # the per-sample noise is no larger than a window mean's times sqrt(window): slow (1/f)
         # noise makes sigma_win the larger share, so this errs on the side of no tip
-        se = sigma_win * math.sqrt(lim.window_n / sxx)
+        sigma_1 = sigma_win * math.sqrt(lim.window_n)
+        se = sigma_1 / math.sqrt(sxx)
         moved = slope * (n - 1)
         if abs(slope) > lim.trend_sigmas * se and abs(moved) > lim.trend_floor_gmm:
-            return moved
+            # a roll is smooth: readings scattered about the line far beyond the noise are
+            # something else moving (a dropped pawn bouncing, a knock), not the disc rolling over
+            rss = sum((v - vbar - slope * (i - tbar)) ** 2 for i, v in enumerate(vals))
+            if rss <= FIT_SIGMAS ** 2 * sigma_1 * sigma_1 * max(1, n - 2):
+                return moved
         return 0.0

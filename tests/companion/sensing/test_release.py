@@ -128,6 +128,19 @@ def test_the_light_tail_of_a_press_is_no_reference_for_the_level_after_it() -> N
     assert not any(got)
 
 
+def test_a_bouncing_pawn_is_no_drift() -> None:
+    """A pawn dropped from a few mm bounces before it stays: the moment swings by hundreds of
+    g·mm from reading to reading while the force is nearly quiet, and a line fitted through the
+    swings can have a significant slope (kids-club, 80 Hz: a false tip). A roll is smooth; these
+    readings lie far off any line."""
+    f, x, y = expected()
+    swings = [0.0, 0.0, 380.0, -290.0, -120.0, 60.0, 150.0, 260.0]
+    levels = [(f, x + s * 0.9, y + s * 0.44) for s in swings]
+    assert not any(watch(levels, noise_m=5.0))
+    roll = [(f, x + 20.0 * k * 0.9, y + 20.0 * k * 0.44) for k in range(8)]
+    assert any(watch(roll, noise_m=5.0))  # the same readings in a smooth roll
+
+
 def test_press_misread_sideways_is_no_tip() -> None:
     f, x, y = expected(-200.0)
     assert not any(watch([(f, x + 400.0 * 0.32, y - 400.0 * 0.95)] * 20))  # far off, across the moment
