@@ -55,8 +55,8 @@ def check_pawns(raw: Any, disc: dict) -> dict[str, int]:
             raise ValueError(f"the count of {size} pawns cannot be negative, got {n}")
         on = int(disc.get(size) or 0)
         if n > on:
-            raise ValueError(f"{n} {size} pawns cannot have fallen: only {on} {size} "
-                             f"{'pawn is' if on == 1 else 'pawns are'} on the disc")
+            raise ValueError(f"{n} {size} {'pawn' if n == 1 else 'pawns'} cannot have fallen: only {on} "
+                             f"{size} {'pawn is' if on == 1 else 'pawns are'} on the disc")
         if n:
             out[size] = n
     if not out:

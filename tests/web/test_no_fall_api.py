@@ -45,7 +45,7 @@ def test_nothing_fell_changes_nothing(asked, host):
     ({"large": -1}, "the count of large pawns cannot be negative, got -1"),
     ({"giant": 1}, "there is no pawn size 'giant'"),
     ({"large": 2}, "2 large pawns cannot have fallen: only 1 large pawn is on the disc"),
-    ({"small": 1}, "1 small pawns cannot have fallen: only 0 small pawns are on the disc"),
+    ({"small": 1}, "1 small pawn cannot have fallen: only 0 small pawns are on the disc"),
     ({"large": "1"}, "the count of large pawns must be a whole number"),
     ("all of them", "'pawns' must be an object of counts by size"),
 ])
