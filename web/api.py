@@ -189,10 +189,12 @@ def api_blueprint() -> Blueprint:
     @bp.post("/prompts/<prompt_id>")
     @host_required
     def answer_prompt(prompt_id: str) -> Response:
-        choice = json_body().get("choice")
+        body = json_body()
+        choice = body.get("choice")
         if not isinstance(choice, str):
             raise RequestError("'choice' must be a string")
-        return jsonify(_controller().resolve_prompt(prompt_id, choice))
+        pawns = body.get("pawns")  # counts by size, for a choice answered with counts
+        return jsonify(_controller().resolve_prompt(prompt_id, choice, pawns=pawns))
 
     @bp.post("/panel/<button>")
     @host_required

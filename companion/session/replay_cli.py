@@ -116,9 +116,9 @@ def replay_stored(
 
 def _events_line(store: SessionStore, sid: int, resensed: Resensed) -> str:
     """How the re-sensed events compare with the events logged live (as the controller logs them)."""
-    from companion.table.game import track_tip
+    from companion.table.game import TIP_STILL, track_tip
 
-    tipping, annotated = False, []
+    tipping, annotated = TIP_STILL, []
     for event in resensed.events():
         event, tipping = track_tip(event, tipping)
         annotated.append(event)

@@ -78,7 +78,7 @@ def replay_game(store: SessionStore, session_id: int, resensed: Resensed) -> Rep
     A session without a stored trace is rebuilt from all its logged actions. ``SessionError`` if
     the log does not start with ``new_game``.
     """
-    from companion.table.game import IllegalMove, ModuleGame, track_tip
+    from companion.table.game import TIP_STILL, IllegalMove, ModuleGame, track_tip
 
     game = ModuleGame()
     has_trace = store.trace_header(session_id) is not None
@@ -105,7 +105,7 @@ def replay_game(store: SessionStore, session_id: int, resensed: Resensed) -> Rep
 
     pending = iter(rows[1:])
     nxt = next(pending, None)
-    tipping = False
+    tipping = TIP_STILL
     for t, event in resensed.emitted:
         while nxt is not None and (nxt.t_ms if nxt.t_ms is not None else -1) < t:
             host(nxt)

@@ -21,13 +21,14 @@ from typing import Any
 __all__ = ["PANEL_BUTTONS", "RECONCILE_AFTER_S", "RECONCILE_SNOOZE_S", "RequestError", "TableController"]
 
 from companion.table.actors import actor_by, actor_for
+from companion.table.answers import AnswersMixin
 from companion.table.autoplay import ComputerSeatsMixin, computer_seats, thread_runner
 from companion.table.buttons import PANEL_BUTTONS, ButtonsMixin
 from companion.table.computer import THINK_S
 from companion.table.corrections import alternatives
 from companion.table.discsync import RECONCILE_AFTER_S, RECONCILE_SNOOZE_S, DiscSyncMixin
 from companion.table.errors import RequestError
-from companion.table.game import IllegalMove, track_tip
+from companion.table.game import TIP_STILL, IllegalMove, track_tip
 from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
 from companion.table.hub import Hub, Subscription
 from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event
@@ -44,7 +45,7 @@ QUIET_EVENTS = ("tipped", "fault")
 """Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
 
 
-class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMixin):
+class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMixin, AnswersMixin):
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
 
     def __init__(
@@ -86,7 +87,8 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         self._pending = PendingPrompts()
         self._session_id: int | None = None
         self._status: dict[str, str] = {}
-        self._tipping = False
+        self._tipping = TIP_STILL
+        self._tip_mark: int | None = None  # the history's length when the disc last tipped
         self._log_closed = False  # the current (over) game's session was ended in the log
         self._closed_sid: int | None = None  # ... this one (an undo reopens it)
         self._light = StatusLight()
@@ -239,7 +241,7 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
             self._deferred.clear()
             self._ignored, self._disagree, self._waiting_setup = {}, None, None
             self._feed.clear()
-            self._tipping = False
+            self._tipping, self._tip_mark = TIP_STILL, None
             self._log_closed = False
             self._closed_sid = None
             self._computer_reset()
@@ -285,24 +287,6 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
             entry = self._feed_add({"event": "undo"}, "Undone: " + self._describe(undone, applied=False))
             return self._changed([entry])
 
-    def resolve_prompt(self, prompt_id: str, choice: str, *, source: str = "page") -> dict:
-        """Answer a pending prompt (e.g. 'which size was placed?')."""
-        with self._lock:
-            prompt = self._pending.get(prompt_id)
-            if prompt is None:
-                raise RequestError(f"no pending prompt {prompt_id!r}", 404)
-            if choice not in prompt["choices"]:
-                raise RequestError(f"choice must be one of {list(prompt['choices'])}, got {choice!r}")
-            action = prompt["choices"][choice]
-            entries = []
-            if callable(action):  # a choice that is not a rules action (e.g. abandon the game)
-                entries.append(action(source))
-            elif action is not None:
-                entries.append(self._apply_locked(action, source, []))
-            self._pending.remove(prompt_id)
-            entries.append(self._feed_add({"event": "prompt"}, f"{prompt['title']} {choice}"))
-            return self._changed(entries)
-
     def sim_command(self, command: str, body: dict) -> dict:
         """Drive the simulated table (place, press, bump, knock, remove, fault)."""
         if self.sim is None:
@@ -334,6 +318,7 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
                 if kind in QUIET_EVENTS:
                     entries.append(self._feed_add(event, describe_event(event)))
                 if kind == "tipped":
+                    self._tip_began()
                     if self._panel is not None:
                         _call(self._panel, "signal_fall")
                 elif kind == "fault":
@@ -342,11 +327,11 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
                     self._status[f"cell{cell}"] = f"sensor fault: cell {cell} {event.get('kind')}"
                 event, self._tipping = track_tip(event, self._tipping)  # shared with replay SESSION
                 state = self._game.state_json(self._match)
-                proposals = self._game.actions_for_sensed(event, state)
-                if not proposals:
+                proposals = self._unasked(self._game.actions_for_sensed(event, state))
+                if not any("action" in p for p in proposals):  # a prompt alone: the event is logged here
                     loose.append(event)
-                    if kind not in QUIET_EVENTS and kind != "settled":
-                        entries.append(self._feed_add(event, describe_event(event)))
+                if not proposals and kind not in QUIET_EVENTS and kind != "settled":
+                    entries.append(self._feed_add(event, describe_event(event)))
                 for proposal in proposals:
                     entry = self._propose(proposal, event)
                     if entry is not None:
@@ -458,7 +443,7 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         return self._feed_add({"event": "action"}, text)
 
     def _changed(self, entries: list[dict]) -> dict:
-        entries = entries + self._retry_deferred()
+        entries = entries + self._retry_deferred() + self._drop_stale_no_fall()
         job = self._computer_schedule()
         self._version += 1
         message = self.message(entries)

@@ -63,7 +63,8 @@ class DiscSyncMixin:
             if exc.status == 409 and event.get("event") == "fell":
                 return self._refused_fall(proposal["action"], event, reason)
             if exc.status == 409 and event.get("event") in DEFERRABLE:
-                self._deferred.add(proposal["action"], event, reason)
+                self._deferred.add(proposal["action"], event, reason,
+                                   mark=len(self._game.history_json(self._match)))
                 self._log_events([event])  # kept in the log too: nothing sensed is lost
                 return self._feed_add({"event": "deferred"}, f"{describe_event(event)}: kept, applied when "
                                       f"the rules allow ({reason})")
@@ -100,8 +101,18 @@ class DiscSyncMixin:
                               f"({reason}); kept until the disc and the game agree")
 
     def _retry_deferred(self) -> list[dict]:
-        """Apply the kept sensed actions the rules take now (in the order they were sensed)."""
+        """Apply the kept sensed actions the rules take now (in the order they were sensed); a kept
+        placement after which a 1 was rolled counts for nobody (the card asks to take it off)."""
         entries: list[dict] = []
+        if any(d["action"].get("type") == "place" for d in self._deferred.items):
+            for item in self._deferred.drop_placements_before_a_1(self._game.history_json(self._match)):
+                event = item.get("event") or {}
+                where = (f"{str(event.get('zone')).upper()} {event.get('number')}" if event.get("zone")
+                         else "a line")
+                entries.append(self._feed_add({"event": "info"}, (
+                    f"The {item['action'].get('size')} pawn put on {where} while the game could not take it "
+                    "counts for nobody: a 1 was rolled (the penalised player places no pawn); take it off "
+                    "the disc")))
 
         def take(action: dict, event: dict) -> bool:
             try:

@@ -17,10 +17,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 from companion.games.dingo_disc.describe import describe_action
-from companion.table.prompts import SIZES
+from companion.table.prompts import SIZES, no_fall_prompt
 
-__all__ = ["NO_GAME_STATE", "PLATFORM_KEYS", "DingoDiscGame", "GameAdapter", "IllegalMove", "ModuleGame",
-           "describe_action", "game_json", "roll_for", "sensed_to_actions", "track_tip"]
+__all__ = ["FALL_PHASES", "NO_GAME_STATE", "PLATFORM_KEYS", "TIP_FELL", "TIP_STILL", "TIP_TIPPED",
+           "DingoDiscGame", "GameAdapter", "IllegalMove", "ModuleGame", "describe_action", "game_json",
+           "roll_for", "sensed_to_actions", "track_tip"]
 
 COLOURS = ("red", "yellow", "green", "blue", "purple", "orange")
 
@@ -91,17 +92,35 @@ def roll_for(expected: dict, rng: random.Random, players: int = 0) -> dict | Non
     return None
 
 
-def track_tip(event: dict, tipping: bool) -> tuple[dict, bool]:
-    """The one memory the mapping needs: whether the disc tipped since it was last still.
+TIP_STILL, TIP_TIPPED, TIP_FELL = "still", "tipped", "fell"
+"""What :func:`track_tip` remembers: the disc is still; it tipped and no pawn was seen falling yet;
+it tipped and a fall with pawns was seen."""
+FALL_PHASES = ("roll", "penalty", "place", "review", "ending")
+"""The Disc's phases in which the rules take a new ``fall`` (``rules._fall``; in ``confirm_fall`` one is
+being confirmed already)."""
 
-    Returns ``(event to map, tipping after it)``: ``tipped`` sets it, ``settled`` clears it, a
-    ``fell`` event gets ``"tipped"`` set from it. Used by the live controller and by
-    ``replay SESSION`` (``companion.session.replay_cli``), so both map events the same way.
+
+def track_tip(event: dict, tipping: str | bool) -> tuple[dict, str]:
+    """The one memory the mapping needs: whether the disc tipped since it was last still, and whether
+    a fall with pawns was seen since (``TIP_STILL``, ``TIP_TIPPED``, ``TIP_FELL``; False/True are
+    read as still/tipped).
+
+    Returns ``(event to map, memory after it)``: ``tipped`` starts a tip episode, ``settled`` ends it,
+    a ``fell`` event gets ``"tipped"`` set from it, and a ``settled`` ending an episode in which no
+    fall with pawns was seen gets ``"no_fall_seen": true`` (the host is asked). Used by the live
+    controller and by ``replay SESSION`` (``companion.session.replay_cli``), so both map events alike.
     """
+    memory = TIP_TIPPED if tipping is True else TIP_STILL if tipping is False else tipping
     kind = event.get("event")
     if kind == "fell":
-        return {**event, "tipped": tipping}, tipping
-    return event, (True if kind == "tipped" else False if kind == "settled" else tipping)
+        seen = memory != TIP_STILL and any(isinstance(v, int | float) and v for v in
+                                           (event.get("pawns") or {}).values())
+        return {**event, "tipped": memory != TIP_STILL}, TIP_FELL if seen else memory
+    if kind == "tipped":
+        return event, TIP_TIPPED if memory == TIP_STILL else memory
+    if kind == "settled":
+        return ({**event, "no_fall_seen": True} if memory == TIP_TIPPED else event), TIP_STILL
+    return event, memory
 
 
 def sensed_to_actions(event: dict, state: dict) -> list[dict]:
@@ -109,8 +128,10 @@ def sensed_to_actions(event: dict, state: dict) -> list[dict]:
 
     placed -> ``place`` (sensed: zone/number/position; an unsure size also asks the host to check
     it); fell -> ``fall`` (tipped if the disc tipped since it was last still; unconfident ->
-    the core waits for ``confirm_fall``); hand -> ``hand``; removed -> ``removed``.
-    Events that change nothing in the rules (tipped, settled, fault) give no proposal.
+    the core waits for ``confirm_fall``); hand -> ``hand``; removed -> ``removed``; a settled that
+    ends a tip in which no fall was seen (``no_fall_seen``, see :func:`track_tip`) -> the host is asked
+    what fell (a ``tip_no_fall`` prompt, answered with a ``fall``), when pawns are on the disc and the
+    rules take a fall now. Other events (tipped, settled, fault) give no proposal.
     """
     kind = event.get("event")
     phase = state.get("phase")
@@ -140,6 +161,9 @@ def sensed_to_actions(event: dict, state: dict) -> list[dict]:
         return [{"action": {"type": "hand", "duration_ms": max(0, int(event.get("duration_ms") or 0))}}]
     if kind == "removed" and event.get("size") in SIZES:
         return [{"action": {"type": "removed", "size": event["size"]}}]
+    if kind == "settled" and event.get("no_fall_seen") is True and phase in FALL_PHASES:
+        prompt = no_fall_prompt(state)
+        return [{"prompt": prompt}] if prompt is not None else []
     return []
 
 

@@ -10,6 +10,60 @@ UNDO_AFTER_END = ("the game is over and saved as finished in the session log, wh
                   "it can no longer be undone; start a new game")
 
 
+EXTRA_KEYS = ("counts", "seat")
+"""Optional prompt fields the page gets: ``counts`` (a choice answered with pawn counts by size:
+``{"choice": label, "max": {size: n}}``) and ``seat`` (the player the question is about)."""
+NO_FALL_PROMPT = "tip_no_fall"
+"""The prompt kind of "the disc tipped but no fall was seen"."""
+NOTHING_FELL, THESE_FELL = "Nothing fell", "These pawns fell"
+
+
+def fall_owner(state: dict) -> int | None:
+    """The seat a fall goes to now (whose fall window is open, else whose turn it is)."""
+    window = state.get("fall_window") or {}
+    seat = window.get("seat", state.get("current"))
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+
+def no_fall_prompt(state: dict) -> dict | None:
+    """The question after a tip in which no fall was seen, or None when nothing could have fallen."""
+    disc = {s: int((state.get("disc") or {}).get(s) or 0) for s in SIZES}
+    seat = fall_owner(state)
+    players = state.get("players") or []
+    if not sum(disc.values()) or seat is None or not 0 <= seat < len(players):
+        return None
+    name = players[seat].get("name", "?") if isinstance(players[seat], dict) else str(players[seat])
+    return {"kind": NO_FALL_PROMPT, "title": "The disc tipped but no fall was seen. Did any pawns fall?",
+            "text": f"Pawns that fell go back to {name}: count them by size, or answer {NOTHING_FELL}.",
+            "choices": {NOTHING_FELL: None, THESE_FELL: {"type": "fall", "tipped": True, "confident": True}},
+            "counts": {"choice": THESE_FELL, "max": disc}, "seat": seat, "resolves": "fall"}
+
+
+def check_pawns(raw: Any, disc: dict) -> dict[str, int]:
+    """Pawn counts answered by the host, checked against the disc: ValueError naming the problem."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"'pawns' must be an object of counts by size ({', '.join(SIZES)}), got {raw!r}")
+    for key in raw:
+        if key not in SIZES:
+            raise ValueError(f"there is no pawn size {key!r}: the sizes are {', '.join(SIZES)}")
+    out: dict[str, int] = {}
+    for size in SIZES:
+        n = raw.get(size, 0)
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise ValueError(f"the count of {size} pawns must be a whole number, got {n!r}")
+        if n < 0:
+            raise ValueError(f"the count of {size} pawns cannot be negative, got {n}")
+        on = int(disc.get(size) or 0)
+        if n > on:
+            raise ValueError(f"{n} {size} {'pawn' if n == 1 else 'pawns'} cannot have fallen: only {on} "
+                             f"{size} {'pawn is' if on == 1 else 'pawns are'} on the disc")
+        if n:
+            out[size] = n
+    if not out:
+        raise ValueError(f"no pawn counted: count the pawns that fell, or answer {NOTHING_FELL!r}")
+    return out
+
+
 def fall_to_whom(text: str, action: dict, before: dict) -> str:
     """``text`` of an applied ``fall`` action, plus " to <name>" (whose fall window or turn it was)."""
     if action.get("type") != "fall":
@@ -37,7 +91,8 @@ class PendingPrompts:
             raise ValueError("a prompt needs at least one choice")
         item = {"id": f"p{next(self._ids)}", "kind": prompt.get("kind", "confirm"),
                 "title": str(prompt.get("title", "Please confirm")), "text": str(prompt.get("text", "")),
-                "choices": dict(prompt["choices"]), "resolves": prompt.get("resolves")}
+                "choices": dict(prompt["choices"]), "resolves": prompt.get("resolves"),
+                **{k: prompt[k] for k in EXTRA_KEYS if prompt.get(k) is not None}}
         # one prompt per kind: a newer question replaces an older one of the same kind
         for key in [k for k, v in self._items.items() if v["kind"] == item["kind"]]:
             del self._items[key]
@@ -75,10 +130,16 @@ class PendingPrompts:
         for key in [k for k, v in self._items.items() if kind and v.get("resolves") == kind]:
             del self._items[key]
 
+    def items(self) -> list[dict]:
+        """The open prompts as stored (choices with their actions), oldest first."""
+        return list(self._items.values())
+
     def to_json(self) -> list[dict]:
-        """The open prompts for the page, oldest first (choices by label only)."""
+        """The open prompts for the page, oldest first (choices by label only; ``counts`` and ``seat``
+        when the prompt has them)."""
         return [{"id": p["id"], "kind": p["kind"], "title": p["title"], "text": p["text"],
-                 "choices": list(p["choices"])} for p in self._items.values()]
+                 "choices": list(p["choices"]), **{k: p[k] for k in EXTRA_KEYS if k in p}}
+                for p in self._items.values()]
 
 
 def pawns_text(pawns: dict | None) -> str:

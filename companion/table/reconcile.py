@@ -187,10 +187,26 @@ class Deferred:
     limit: int = 8
     items: list[dict] = field(default_factory=list)
 
-    def add(self, action: dict, event: dict, why: str) -> None:
-        """Keep ``action`` (from sensed ``event``) refused because ``why``."""
-        self.items.append({"action": action, "event": event, "why": why})
+    def add(self, action: dict, event: dict, why: str, mark: int | None = None) -> None:
+        """Keep ``action`` (from sensed ``event``) refused because ``why``; ``mark``: how many actions
+        the game's history held then."""
+        item = {"action": action, "event": event, "why": why}
+        if mark is not None:
+            item["mark"] = mark
+        self.items.append(item)
         del self.items[:-self.limit]
+
+    def drop_placements_before_a_1(self, history: list[dict]) -> list[dict]:
+        """Take out the kept placements after which a 1 was rolled (in ``history``); return them.
+
+        Face 1: "the player passes their turn without placing a pawn": a pawn put on the disc before
+        that roll is the penalised player's (or the one reviewed before), never the next placer's."""
+        gone = [item for item in self.items if (item.get("action") or {}).get("type") == "place"
+                and isinstance(item.get("mark"), int)
+                and any(a.get("type") == "roll" and a.get("number") == 1 for a in history[item["mark"]:])]
+        for item in gone:
+            self.items.remove(item)
+        return gone
 
     def retry(self, apply: Callable[[dict, dict], bool]) -> list[dict]:
         """Apply what now applies (``apply(action, event)`` -> True if taken), in order; return those."""

@@ -41,7 +41,7 @@ class ResumeMixin:
     _pending: Any
     _session_id: int | None
     _log_closed: bool
-    _tipping: bool
+    _tipping: str
     _started_at: float | None
     _ended_at: float | None
     _status: dict[str, str]
@@ -107,7 +107,7 @@ class ResumeMixin:
         self._match = self._game.new_match(None)
         self._computer_reset()
         self._pending.clear()
-        self._tipping = False
+        self._tipping = "still"  # game.TIP_STILL
         self._log_closed = False
         where = f" (session {sid}, kept in the history)" if sid is not None else ""
         return self._feed_add({"event": "abandoned"}, f"Abandoned the game{where}; set up a new game")

@@ -10,9 +10,10 @@ window.DingoCards = (function () {
     { colour: "#6c757d", mark: "◆" }, { colour: "#0c8599", mark: "★" }, { colour: "#e9ecef", mark: "✚", dark: true },
   ];
   const seat = (n) => SEATS[((n % SEATS.length) + SEATS.length) % SEATS.length];
-  const BIG_KINDS = ["reconcile", "clear_disc", "resume"];
+  const BIG_KINDS = ["reconcile", "clear_disc", "resume", "tip_no_fall"];
+  const SIZES = ["small", "medium", "large"];
   const $ = (id) => document.getElementById(id);
-  const C = { refusal: null };
+  const C = { refusal: null, counts: {} };   // counts: what the host tapped so far, by prompt id
 
   /* ---------- the table's open questions: one card at a time, the most urgent first ---------- */
   function renderPending(msg, state, env) {
@@ -22,14 +23,18 @@ window.DingoCards = (function () {
       (BIG_KINDS.includes(b.kind) ? 1 : 0) - (BIG_KINDS.includes(a.kind) ? 1 : 0));
     if (C.refusal && C.refusal.version !== msg.version) C.refusal = null;  // the game moved on
     if (C.refusal) box.append(refusalCard(env));
+    for (const id of Object.keys(C.counts)) if (!pending.some((p) => p.id === id)) delete C.counts[id];
     pending.forEach((p, i) => {
       const big = i === 0 && !C.refusal;
+      const answer = (c) => env.api(`/api/prompts/${encodeURIComponent(p.id)}`,
+        p.counts && c === p.counts.choice ? { choice: c, pawns: C.counts[p.id] || {} } : { choice: c });
       box.append(env.h("div", { class: "prompt-card" + (big ? " card-big" : " card-small"), "data-kind": p.kind,
         role: big ? "alertdialog" : null },
         env.h("div", { class: "card-title" }, p.title), env.h("div", { class: "card-text" }, p.text),
+        env.host && p.counts ? countRows(p, state, env) : null,
         env.host ? env.h("div", { class: "card-choices" }, p.choices.map((c, k) =>
-          env.btn(c, () => env.api(`/api/prompts/${encodeURIComponent(p.id)}`, { choice: c }),
-            k === 0 && big && p.kind !== "clear_disc" ? "big" : "alt"))) : env.h("div", { class: "hint" }, "The host answers on the tablet.")));
+          env.btn(c, () => answer(c), k === 0 && big && p.kind !== "clear_disc" ? "big" : "alt")))
+          : env.h("div", { class: "hint" }, "The host answers on the tablet.")));
     });
     for (const f of state.flags || []) {
       box.append(env.h("div", { class: "prompt-card flag" }, env.h("b", {}, f.kind === "hand" ? "Hand on the disc! " : "Check: "),
@@ -37,6 +42,22 @@ window.DingoCards = (function () {
         env.host && f.kind !== "placement" ? env.btn("Dismiss", () => env.act({ type: "dismiss_flag", id: f.id }), "small-btn") : null));
     }
     document.body.classList.toggle("has-card", !!(C.refusal || pending.length));
+  }
+
+  /* ---------- a question answered with pawn counts: big − / + buttons per size (nobody types) ---------- */
+  function countRows(p, state, env) {
+    const counts = C.counts[p.id] = C.counts[p.id] || {};
+    const most = (s) => ((state.disc || p.counts.max || {})[s] || 0);
+    return env.h("div", { class: "tap-counts" }, SIZES.filter((s) => most(s) > 0).map((s) => {
+      const shown = env.h("span", { class: "tap-count", "data-size": s }, String(counts[s] || 0));
+      const step = (d) => () => {
+        counts[s] = Math.max(0, Math.min(most(s), (counts[s] || 0) + d));
+        shown.textContent = String(counts[s]);
+      };
+      return env.h("div", { class: "tap-row", "data-size": s },
+        env.h("span", { class: "tap-size" }, env.h("span", { class: "pawn-icon pawn-" + s }), `${s} fell`),
+        env.btn("−", step(-1), "tap-btn tap-minus"), shown, env.btn("+", step(1), "tap-btn tap-plus"));
+    }));
   }
 
   /* ---------- a refused answer: why, in plain words, and the legal answers closest to it ---------- */

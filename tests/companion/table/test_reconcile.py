@@ -404,3 +404,45 @@ def test_simulated_table_a_pawn_kept_during_a_review_and_tipped_off_is_not_count
     counted = store.effective_actions(c.session_id)
     assert not any(a["type"] == "place" and a["size"] == "small" for a in counted)  # nor counted for Ben
     store.close()
+
+
+def _kept_during_annas_review(c: TableController) -> None:
+    """Anna (of three) places off her rolled spot; a small put on YELLOW 2 during the review is kept."""
+    c.new_game({"version": 1, "players": ["Anna", "Ben", "Cleo"]})
+    c.apply({"type": "first_player", "seat": 0})
+    c.enter_roll({"colour": "blue", "number": 4})
+    c.sensed([{"event": "placed", "t_ms": 1000, "size": "medium", "zone": "red", "number": 2,
+               "x_mm": 0.0, "y_mm": 40.0, "confident": True}])
+    c.sensed([{"event": "placed", "t_ms": 5000, "size": "small", "zone": "yellow", "number": 2,
+               "x_mm": -20.0, "y_mm": 35.0, "confident": True}])
+    assert c.message()["state"]["phase"] == "review"
+    c.apply({"type": "accept_placement"})
+
+
+def test_penalty_passes_without_placing_so_a_pawn_kept_before_the_1_counts_for_nobody(table):
+    """Face 1: "the player passes their turn without placing a pawn". The pawn put on before Ben rolled
+    his 1 is his (or Anna's), never Cleo's: it is not applied to Cleo's placement but left to the card."""
+    c, view, clock = table
+    _kept_during_annas_review(c)
+    msg = c.enter_roll({"number": 1, "colour": "red"})  # Ben: penalty
+    assert any("counts for nobody: a 1 was rolled" in f["text"] for f in msg["feed"]), msg["feed"]
+    c.apply({"type": "give", "giver": 2, "size": "large"})  # Cleo, then Anna, give Ben a pawn
+    c.apply({"type": "give", "giver": 0, "size": "large"})  # Cleo's turn
+    c.enter_roll({"colour": "yellow", "number": 2})  # the spot the kept pawn stands on
+    state = c.message()["state"]
+    assert state["current"] == 2 and state["phase"] == "place"  # Cleo still places her own pawn
+    assert state["players"][2]["supply"]["small"] == 6 and state["disc"]["small"] == 0
+    assert not any(f["text"].startswith("Applied now: ") for f in c.message()["feed"])
+    view["v"] = _view("medium", "small")  # the disc shows the extra pawn: the card asks to take it off
+    _tick(c, clock, RECONCILE_AFTER_S + 1)
+    card = _card(c, "reconcile")
+    assert card is not None and "Take 1 small off the disc" in card["choices"]
+
+
+def test_a_pawn_kept_during_a_review_is_the_next_placers_when_no_1_is_rolled(table):
+    c, view, clock = table
+    _kept_during_annas_review(c)
+    c.enter_roll({"colour": "yellow", "number": 2})  # Ben, on the kept pawn's spot: it is his
+    state = c.message()["state"]
+    assert state["players"][1]["supply"]["small"] == 5 and state["disc"]["small"] == 1
+    assert state["current"] == 2
