@@ -390,7 +390,7 @@ class Pipeline:
         excursion = (j.exc_max, max(j.tip_t_ms, j.exc_peak_t)) if tipped else _NO_EXCURSION
         excess, righted = tips.measure(sig, tipped, j.pressing.presses > 0, excursion)
         if righted:
-            j.righted = True
+            j.righting_seen()
         cells = self._cells  # (the latest sample's force and moments)
         f = cells.F
         j.observe(t, f, excess)

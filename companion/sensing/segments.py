@@ -3,6 +3,8 @@
 The ``Pipeline`` keeps the signals and the fast path; ``SegmentJudge`` looks at one segment:
 its peaks, the finger press, a tip, and the still level at the end, and decides what happened
 (``placed``, ``removed``, ``fell``, ``hand``, ``settled`` or nothing at all for a bump).
+It owns the segment's bookkeeping and its stages; a stage is told what it needs of the segment
+(``FallWatch``: ``SegmentFacts``, built by ``fall_facts``) and the judge applies what it decides.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ import math
 from typing import TYPE_CHECKING
 
 from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold, unexplained
-from companion.sensing.falls import SIZES, pawn_moment
-from companion.sensing.fallwatch import FallWatch
+from companion.sensing.fallcalls import FallCalls
+from companion.sensing.falls import SIZES
+from companion.sensing.fallwatch import NO_STAIRS, FallWatch, SegmentFacts, StairsRead
 from companion.sensing.handruns import HandRuns
 from companion.sensing.massonly import Press, tip_after_release, tip_events, tip_of
 from companion.sensing.placing import PawnLocator, Placements
@@ -62,8 +65,12 @@ class SegmentJudge:
         self.pre_trigger_n = max(2, round(PRE_TRIGGER_MS / dt))
         self.fall_n = max(3, round(250.0 / dt))
         self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
-        self.falls = FallWatch(self, settings, self.masses, self.layout, positional, dt, self.fall_n,
-                               self.step_n)
+        self._zero_tol = 0.45 * self.masses["small"]  # ``zero_tol_g``
+        # the fall state and readings (``FallWatch``); ``falls``: the view of it the stages given
+        # the judge call (``FallCalls``)
+        self.fallwatch = FallWatch(settings, self.masses, self.layout, positional, dt, self.fall_n,
+                                   self.step_n, self._zero_tol)
+        self.falls = FallCalls(self.fallwatch, self.fall_facts)
         self.stillness = StillWindow(settings, positional)
         self.pressing = PressTracker(settings, self.press_min_g, dt, header.layout.radius_mm)
         self.hands = HandRuns(settings)
@@ -94,7 +101,7 @@ class SegmentJudge:
         self.floor_peak = -math.inf  # largest force since that level
         self.slope = (0.0, 0.0, 0.0)
         self.pressing.reset()
-        self.falls.reset()  # the fall state (staircase, pawns on the base plate, losses reported)
+        self.fallwatch.reset()  # the fall state (staircase, pawns on the base plate, losses reported)
         self.stillness.reset()
         self.hands.reset(t)  # peaks and hand-like runs (``HandRuns``)
 
@@ -111,7 +118,35 @@ class SegmentJudge:
 
     def zero_tol_g(self, pipe: Pipeline) -> float:
         """Largest net force change that still counts as 'no change' (below half a small pawn)."""
-        return 0.45 * self.masses["small"]
+        return self._zero_tol
+
+    def fall_facts(self, t: int | None) -> SegmentFacts:
+        """What ``FallWatch`` is told of this segment for a reading at sample ``t`` (None: the
+        base is not carried forward, for readings that do not use it)."""
+        tp = self.tipping
+        return SegmentFacts(self.tip_t, self.base, self.base if t is None else self.drifted(t), self.righted,
+                            self.exc_max, self.seg_exc_max, self.placed_t, self.press_at_tip,
+                            self.unsure_falls, self.hands.touched, tp.est, tp.placed)
+
+    def _apply_stairs(self, pipe: Pipeline, t: int, read: StairsRead) -> list[dict]:
+        """Apply what ``FallWatch.watch_stairs`` decided: the falls made unsure, the pawn that
+        tipped the disc weighed on the tilted disc (its ``placed``, not confident; the base rises
+        by it). Returns the events."""
+        if read.unsure:
+            self.unsure_falls = True
+        if read.placed is None:
+            return list(read.events)
+        size, gain, px, py = read.placed
+        ev = self.placed_event(pipe, t, size, gain, px, py)
+        ev["confident"] = False
+        self.tipping.placed = True
+        b = self.base
+        self.base = (b[0] + gain, b[1] + gain * px, b[2] + gain * py)
+        return [ev]
+
+    def righting_seen(self) -> None:
+        """The tip tests saw the disc righting itself after the tip."""
+        self.righted = True
 
     # ---------------------------------------------------------------- per sample
     def begin(self, pipe: Pipeline, t: int) -> None:
@@ -176,16 +211,21 @@ class SegmentJudge:
     def check(self, pipe: Pipeline, t: int, tipped: bool) -> list[dict] | None:
         """Called every sample inside a segment; returns events once the segment is judged."""
         if tipped:
-            landed = self.falls.watch_stairs(pipe, t)
-            if landed:
-                return landed
+            fw = self.fallwatch
+            read = fw.watch_stairs(pipe, t, self.fall_facts(t))
+            if read is not NO_STAIRS:
+                landed = self._apply_stairs(pipe, t, read)
+                if landed:
+                    return landed
             if self.tipping.est is not None:
                 return self._check_pre(pipe, t)
-            if self.falls.tip_moment is None:
-                self.falls.tip_moment = pawn_moment(pipe.pawns)
-            early = self.falls.check_falls(pipe, t)
-            if early:
-                return early
+            fw.remember_tip_moment(pipe.pawns)
+            level_f = fw.quiet_level(pipe)
+            if level_f is not None:
+                self.hands.new_level(level_f)  # a new quiet level: an open run was a step (a pawn falling)
+                early = fw.check_falls(pipe, t, level_f, self.fall_facts(t))
+                if early:
+                    return early
         self.n_checked += 1
         n = self.tip_settle_n if tipped else pipe.still_n
         if self.cand is not None:
@@ -265,11 +305,11 @@ class SegmentJudge:
         held = t - (self.still_since or t)
         dec = None
         if d_f < 0:
-            if self.falls.base_pickup(pipe, -d_f, None) is not None:
+            if self.fallwatch.base_pickup(pipe, -d_f, None) is not None:
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = False
                 return self._maybe_finish(pipe, t)
-            dec = self.falls.read_loss(pipe, -d_f, None)
+            dec = self.fallwatch.read_loss(pipe, -d_f, None, self.fall_facts(t))
             if dec is not None and self._plausible_loss(pipe, -d_f, sum(dec.counts.values()), held):
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = sum(dec.counts.values()) > LONE_LOSS_PAWNS
@@ -349,7 +389,8 @@ class SegmentJudge:
                     events.append(pipe.tipped_late(t))
                     return events
         else:
-            loss = self.falls.loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.hands.peak_hi >= 2.5)
+            loss = self.fallwatch.loss_events(pipe, t, -d_f, (-d_x, -d_y), self.hands.peak_hi >= 2.5,
+                                              self.fall_facts(t))
             if loss and self.cand_unsure:
                 loss[-1]["confident"] = False
             events.extend(loss)
