@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from companion.sensing.falls import Decomposition, Pawn
-    from companion.sensing.fallwatch import FallWatch, SegmentFacts
+    from companion.sensing.fallwatch import FallWatch
     from companion.sensing.pipeline import Pipeline
+    from companion.sensing.segfacts import SegmentFacts
 
 
 class FallCalls:

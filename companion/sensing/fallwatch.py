@@ -1,26 +1,25 @@
-"""After a tip: reading the falls (``FallWatch``, the judge's ``falls`` stage).
+"""After a tip: reading the falls (``FallWatch``, the judge's ``fallwatch`` stage).
 
 Losses of mass are read step by step from the force staircase (``staircase.py``), pawns landing
 on the base plate are set aside, the pawn set down just before the tip that no press weighed is
-found on the tilted disc, and every loss is decomposed into pawns (``falls.py``) with an honest
-``confident``: not when the tip's inventory is in doubt (a pawn never weighed, a pawn whose size
-fits nothing, a landing seen but not read, a slow rate), nor when a level disc lost a pawn from
-inside its rim. A loss right after a placement that leaves a pawn's weight behind is the finger
-letting go, not a fall.
+found on the tilted disc (``setdown.py``), and every loss is decomposed into pawns (``falls.py``)
+with an honest ``confident``: not when the tip's inventory is in doubt (a pawn never weighed, a
+pawn whose size fits nothing, a landing seen but not read, a slow rate), nor when a level disc
+lost a pawn from inside its rim. A loss right after a placement that leaves a pawn's weight
+behind is the finger letting go, not a fall.
 
 ``FallWatch`` owns the fall state of a segment and nothing else: what it needs of the segment
-comes in as ``SegmentFacts`` (built by the judge for each call), and what it decides of the
-segment's own state (a pawn weighed on the tilted disc, falls made unsure) goes back as
-``StairsRead`` for the judge to apply.
+comes in as ``SegmentFacts`` (``segfacts.py``, built by the judge for each call), and what it
+decides of the segment's own state (a pawn weighed on the tilted disc, falls made unsure) goes
+back as ``StairsRead`` for the judge to apply.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
-from companion.sensing.beforetip import BeforeTip
-from companion.sensing.decomposing import TILTED_ERR_G, LossReader
+from companion.sensing.decomposing import LossReader
 from companion.sensing.doubts import DOUBT_HOLDS, Doubts
 from companion.sensing.explain import went_over
 from companion.sensing.falls import (
@@ -36,6 +35,8 @@ from companion.sensing.falls import (
     prefer_steps,
     weighed_falls,
 )
+from companion.sensing.segfacts import NO_STAIRS, SegmentFacts, StairsRead
+from companion.sensing.setdown import SetDown
 from companion.sensing.staircase import Staircase
 
 if TYPE_CHECKING:
@@ -48,40 +49,6 @@ WEIGHED_LAY_OVER = 2.0  # tilt excursion (in tip thresholds) of a disc that lay 
 FINGER_LEAVES_MS = 3000.0  # a finger resting on a pawn just placed lets go within this of its `placed`
 FINGER_AT_PAWN_MM = 25.0  # ... and it leaves from where that pawn stands (a finger's aim, the pawn's size)
 
-
-
-class SegmentFacts(NamedTuple):
-    """What ``FallWatch`` is told of the segment it reads the falls of, built by the judge
-    (``SegmentJudge.fall_facts``) for each call: its tip, its base, what the disc did, and the
-    pawn whose release (or press) tipped it."""
-
-    tip_t: int | None  # when the segment's tip was detected (None: no tip)
-    base: tuple[float, float, float]  # the segment's base level (F, Mx, My)
-    drifted: tuple[float, float, float]  # ... carried forward to the call's sample along the drift
-    righted: bool  # the disc was seen righting itself after the tip
-    exc_max: float  # the tilt excursion since the tip
-    seg_exc_max: float  # ... and before any tip (the disc's own mass moved: ``explain.went_over``)
-    placed_t: int  # when the last ``placed`` was reported
-    press_at_tip: bool  # a finger still pressed a pawn when the disc went over
-    unsure_falls: bool  # the falls of this tip may include a pawn never weighed
-    touched: frozenset[int]  # the hand-like runs after the tip that came back (``HandRuns.touched``)
-    tipping_est: float | None  # the estimate of the pawn that tipped the disc (``TippingPawn.est``)
-    tipping_placed: bool  # ... estimated (or placed) in this segment (``TippingPawn.placed``)
-
-
-class StairsRead(NamedTuple):
-    """What ``FallWatch.watch_stairs`` decided of a sample of the tilted disc: the events, and
-    what the judge applies to its segment. ``placed``: the pawn that tipped the disc, weighed on
-    the tilted disc (size, mass, x, y): the judge reports its ``placed`` (not confident), marks
-    the tipping pawn placed and raises the base by it. ``unsure``: the falls of this tip may
-    include a pawn never weighed."""
-
-    events: tuple[dict, ...] | list[dict]
-    placed: tuple[str, float, float, float] | None = None
-    unsure: bool = False
-
-
-NO_STAIRS = StairsRead(())  # nothing seen (``watch_stairs`` on most samples)
 
 
 class FallWatch:
@@ -103,7 +70,7 @@ class FallWatch:
         self.zero_tol_g = zero_tol_g
         self.losses = LossReader(masses, layout.radius_mm, fall_n, step_n)
         self.doubts = Doubts(settings, masses, positional, layout.radius_mm)
-        self.before_tip = BeforeTip(masses, layout.radius_mm, dt)
+        self.set_down = SetDown(masses, layout.radius_mm, dt, step_n, zero_tol_g)  # a pawn set down at a tip
         self.loss_t = -10**9  # when the last loss off a level disc was read (the base went down then)
         self.reset()
 
@@ -123,12 +90,10 @@ class FallWatch:
         if w is None:
             return NO_STAIRS
         if self.stairs.press_xy is None:
-            self.stairs.press_xy = self._load_point_before_tip(pipe, seg)
-            self.stairs.ids_at_tip = frozenset(map(id, pipe.pawns))
-            self.stairs.pre_est = seg.tipping_est
+            self.set_down.start(self.stairs, pipe, seg, self.loss_t)
         tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
         self.stairs.feed(w[0], w[3], tol)
-        gained = self._tipping_pawn(pipe, t, seg)
+        gained = self.set_down.judge(self.stairs, pipe, t, seg)
         if gained.events or gained.placed is not None:
             return gained
         depth = self.stairs.watch(w[0][-1], 0.6 * self.masses["small"], pipe.glitch_held)
@@ -140,100 +105,6 @@ class FallWatch:
         """The tracked pawns' moment as the falls of a tip start to be read (once per tip)."""
         if self.tip_moment is None:
             self.tip_moment = pawn_moment(pawns)
-
-    def _load_point_before_tip(self, pipe: Pipeline, seg: SegmentFacts) -> tuple[float, float]:
-        """Where the load pressed before the tip, and whether (and how heavy) a pawn stood there
-        (``BeforeTip``), read as the tip episode's staircase starts."""
-        bt = self.before_tip
-        base = seg.base
-        n = bt.rise_n(pipe.history_n)
-        since = max(self.loss_t, seg.placed_t)  # before that, the load stood on an older base
-        self.stairs.rise_before, self.stairs.rise_pawn = bt.rose(pipe.window(n) if n >= 4 else None, base[0],
-                                                                 since, pipe.sigma_f())
-        return bt.load_point(pipe.window(bt.press_n), base)
-
-    def _tipping_pawn(self, pipe: Pipeline, t: int, seg: SegmentFacts) -> StairsRead:
-        """The first quiet plateau of the tilted disc, before any pawn fell, stands a pawn above
-        the base, and no press was weighed for it: the pawn set down just before the tip (a
-        finger too light to count as a press, or a tip that fired after the release). Its weight
-        is on the disc when it tips, so the falls are read from it: it joins the pawns on the
-        disc (``placed``, not confident: weighed on the tilted disc) and the base rises by it.
-        Without it, the falls of the tip are read one pawn short and with confidence. The judge
-        reports that ``placed`` and raises the base (``StairsRead.placed``)."""
-        st = self.stairs
-        if st.gain_judged or seg.press_at_tip or seg.tipping_est is not None:
-            # judged already, or a press is followed to its end, or the pawn whose release
-            # tipped the disc is being weighed (``_resolve_pre``): wait for it
-            st.gain_judged = st.gain_judged or (seg.press_at_tip and bool(st.plateaus))
-            return NO_STAIRS
-        if not st.plateaus:
-            return NO_STAIRS
-        first = st.plateaus[0]
-        if first.n < self.step_n or (seg.tip_t is not None and first.t_last <= seg.tip_t):
-            return NO_STAIRS
-        if seg.tipping_placed:
-            st.gain_judged = True
-            if any(id(p) not in st.ids_at_tip for p in pipe.pawns):
-                return NO_STAIRS  # the pawn whose release tipped the disc was weighed and placed
-            # it was estimated at the tip but fit no pawn when weighed: it may have gone. Its
-            # weight is the load that stood before the tip when that weighs like a pawn, else the
-            # estimate right after the press ended
-            gain = first.level - seg.drifted[0]
-            return StairsRead(self._set_down_and_gone(t, gain, st.rise_pawn, True)
-                              or self._set_down_and_gone(t, gain, st.pre_est, False)
-                              or self._unweighed_and_gone(pipe, t, gain, seg))
-        st.gain_judged = True
-        gain = first.level - seg.drifted[0]
-        lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
-        size = min(self.masses, key=lambda k: abs(math.log(max(gain, 1e-3) / self.masses[k])))
-        if not lo <= gain <= hi or abs(gain - self.masses[size]) > max(3.0 * TILTED_ERR_G,
-                                                                       0.15 * self.masses[size]):
-            # no pawn's weight: nothing was set down, or a finger still rests, or the pawn set
-            # down went before the tilted disc was quiet (a tip seen late): when a load stood on
-            # the disc just before, the falls of this tip may include a pawn never weighed
-            return StairsRead(self._set_down_and_gone(t, gain, st.rise_pawn, True), None, st.rise_before)
-        px, py = st.press_xy if st.press_xy is not None else (0.0, 0.0)
-        st.tip_pawn = Pawn(size, gain, px, py)  # (the judge tracks the pawn it reports placed)
-        return StairsRead((), (size, gain, px, py))
-
-    def _set_down_and_gone(self, t: int, gain: float, rise: float | None, fit: bool) -> list[dict]:
-        """A load of one pawn's weight (``rise``) stood on the disc just before the tip, and the
-        tilted disc's first quiet level has gained nothing: the pawn set down was on the disc as
-        it tipped, and a pawn of its weight left before the level could be read (a tip seen only
-        after its first fall). Mass is conserved: that is a fall, of a pawn of that size (the one
-        set down, or another like it; which one the evidence cannot say), not confident. Without
-        it the episode reports no fall at all. ``fit``: the load must weigh like a pawn (it was
-        no press: a steady finger weighs anything); else (the level right after a press ended,
-        the disc already moving) the nearest size is the guess."""
-        lightest, heaviest = min(self.masses.values()), max(self.masses.values())
-        # a pawn or nothing: read at the press's end on a moving disc, the load errs by about as
-        # much for either, so the boundary is halfway to the lightest pawn
-        least = (0.6 if fit else 0.5) * lightest
-        if rise is None or gain > 0.6 * lightest or not least <= rise <= 1.3 * heaviest:
-            return []  # nothing stood on the disc before the tip, or the level rose: no pawn left
-        size = min(self.masses, key=lambda k: abs(math.log(rise / self.masses[k])))
-        if fit and abs(rise - self.masses[size]) > max(3.0 * TILTED_ERR_G, 0.15 * self.masses[size]):
-            return []
-        self.stairs.tip_pawn = Pawn(size, rise, None, None)
-        return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
-                 "mass_g": round(rise, 2), "confident": False, "set_down": True,
-                 "posterior": DOUBT_HOLDS["set_down"]}]
-
-    def _unweighed_and_gone(self, pipe: Pipeline, t: int, gain: float, seg: SegmentFacts) -> list[dict]:
-        """A finger let go of a pawn as the disc went over (its release tipped it), no reading
-        weighed that pawn (the disc was already moving), and the tilted disc's first quiet level
-        stands where the disc stood before the pawn came: mass is conserved, so a pawn left
-        (the one set down, the first to reach the low rim). Its size is unknown: the likeliest
-        is the commonest size of the pawns set down so far (Laplace's rule), not confident.
-        Without it the episode reports no fall at all."""
-        if abs(gain) > self.zero_tol_g:
-            return []  # the level moved: a pawn stayed (weighed above), or more went (the steps)
-        seen = [p.size for p in (*pipe.pawns, *pipe.base_pawns)]
-        size = max(SIZES, key=lambda k: (seen.count(k), -SIZES.index(k)))
-        self.stairs.tip_pawn = Pawn(size, self.masses[size], None, None)
-        return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
-                 "mass_g": round(self.masses[size], 2), "confident": False, "set_down": True,
-                 "posterior": round((1 + seen.count(size)) / (len(SIZES) + len(seen)), 3)}]
 
     def quiet_level(self, pipe: Pipeline) -> float | None:
         """While tipped: the total force when it has been quiet for a short while (a new level

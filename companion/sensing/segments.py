@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING
 from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold, unexplained
 from companion.sensing.fallcalls import FallCalls
 from companion.sensing.falls import SIZES
-from companion.sensing.fallwatch import NO_STAIRS, FallWatch, SegmentFacts, StairsRead
+from companion.sensing.fallwatch import FallWatch
 from companion.sensing.handruns import HandRuns
 from companion.sensing.massonly import Press, tip_after_release, tip_events, tip_of
 from companion.sensing.placing import PawnLocator, Placements
 from companion.sensing.pressing import PressTracker
+from companion.sensing.segfacts import NO_STAIRS, SegmentFacts, StairsRead
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.stillwindow import StillWindow

@@ -16,10 +16,11 @@ from companion.sensing.beforetip import BeforeTip
 from companion.sensing.decomposing import PICKS_PER_FEED, TILTED_ERR_G, LossReader
 from companion.sensing.doubts import DOUBT_HOLDS, Doubts
 from companion.sensing.falls import Decomposition, Pawn
-from companion.sensing.fallwatch import FallWatch, SegmentFacts
+from companion.sensing.fallwatch import FallWatch
 from companion.sensing.massonly import MissedTip, Press, tip_after_release, tip_of
 from companion.sensing.placing import PawnLocator, Placements
 from companion.sensing.pressing import PressTracker
+from companion.sensing.segfacts import SegmentFacts
 from companion.sensing.settings import SensingSettings
 from companion.sensing.stillwindow import StillWindow
 from companion.sensing.tipping import TippingPawn
