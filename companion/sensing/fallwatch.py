@@ -48,12 +48,12 @@ BASE_PICKUP_INSIDE_MM = 3.0  # a pick-up this far inside the disc's edge may sti
 WEIGHED_LAY_OVER = 2.0  # tilt excursion (in tip thresholds) of a disc that lay over far enough to shed pawns
 FINGER_LEAVES_MS = 3000.0  # a finger resting on a pawn just placed lets go within this of its `placed`
 FINGER_AT_PAWN_MM = 25.0  # ... and it leaves from where that pawn stands (a finger's aim, the pawn's size)
-
+LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slide-off or a removal
 
 
 class FallWatch:
     """Losses of mass after a tip (step by step), pawns landing on the base plate, and the
-    decomposition of every loss into pawns. The judge's ``falls`` stage: it owns the fall state
+    decomposition of every loss into pawns. The judge's ``fallwatch`` stage: it owns the fall state
     of a segment (the staircase, the pawns on the base plate, what was reported lost); the rest
     of the segment comes in as ``SegmentFacts``. ``zero_tol_g``: the largest net force change
     that counts as none (``SegmentJudge.zero_tol_g``)."""
@@ -200,6 +200,16 @@ class FallWatch:
             return False
         sigma_r = pipe.sigma_m() * math.sqrt(2.0 / self.fall_n) / lost
         return math.hypot(*moment) / lost >= self.layout.radius_mm - BASE_PICKUP_INSIDE_MM + 2.0 * sigma_r
+
+    def plausible_loss(self, pipe: Pipeline, lost: float, count: int) -> bool:
+        """Can a level ``lost`` grams below the base, with no tip, be ``count`` pawns leaving? Not
+        more mass than the tracked pawns weigh (a hand lifting the disc); not many pawns at once
+        (the judge reports those only once the level lasts far longer than a hand holds, and not
+        as confident)."""
+        on_disc = sum(p.mass_g for p in pipe.pawns) + sum(p.mass_g for p in pipe.base_pawns)
+        if lost > 1.1 * on_disc + max(self.s.pawn_tol_min_g, 0.5 * self.masses["small"]):
+            return False
+        return count <= LONE_LOSS_PAWNS
 
     def weighed_falls(self, pipe: Pipeline, t: int, seg: SegmentFacts) -> list[dict]:
         """Level again, but the pawns still tracked on the disc would hold it over: some pawns

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold, unexplained
 from companion.sensing.fallcalls import FallCalls
 from companion.sensing.falls import SIZES
-from companion.sensing.fallwatch import FallWatch
+from companion.sensing.fallwatch import LONE_LOSS_PAWNS, FallWatch
 from companion.sensing.handruns import HandRuns
 from companion.sensing.massonly import Press, tip_after_release, tip_events, tip_of
 from companion.sensing.placing import PawnLocator, Placements
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from companion.sensing.pipeline import Pipeline
 
 PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, pinch or hand) ...
-LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slide-off or a removal
 HAND_WITH_LOSS_MS = 1200.0  # a sustained press this long next to a loss is a hand (pinches last up to ~1 s)
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
 # a still level that did not begin with a finger letting go (a light finger, a few grams, may rest
@@ -41,7 +40,6 @@ PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pa
 RELEASE_UNSEEN_MS = 1000.0
 PRE_TRIGGER_MS = 150.0  # a press is summed from this long before its trigger (the old level)
 BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much later tells why
-
 
 
 class SegmentJudge:
@@ -311,7 +309,7 @@ class SegmentJudge:
                 self.cand_unsure = False
                 return self._maybe_finish(pipe, t)
             dec = self.fallwatch.read_loss(pipe, -d_f, None, self.fall_facts(t))
-            if dec is not None and self._plausible_loss(pipe, -d_f, sum(dec.counts.values()), held):
+            if dec is not None and self.fallwatch.plausible_loss(pipe, -d_f, sum(dec.counts.values())):
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = sum(dec.counts.values()) > LONE_LOSS_PAWNS
                 return self._maybe_finish(pipe, t)
@@ -330,15 +328,6 @@ class SegmentJudge:
             pipe.end_segment(level)
             return events
         return None
-
-    def _plausible_loss(self, pipe: Pipeline, lost: float, count: int, held: int) -> bool:
-        """Can a level ``lost`` grams below the base, with no tip, be pawns leaving? Not more mass
-        than the tracked pawns weigh (a hand lifting the disc); not many pawns at once unless the
-        level lasts far longer than a hand holds (then reported, but not as confident)."""
-        on_disc = sum(p.mass_g for p in pipe.pawns) + sum(p.mass_g for p in pipe.base_pawns)
-        if lost > 1.1 * on_disc + max(self.s.pawn_tol_min_g, 0.5 * self.masses["small"]):
-            return False
-        return count <= LONE_LOSS_PAWNS
 
     def _maybe_finish(self, pipe: Pipeline, t: int) -> list[dict] | None:
         if self.cand is None or self.cand[1] < self.level_n:
