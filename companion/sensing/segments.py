@@ -40,6 +40,7 @@ PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pa
 RELEASE_UNSEEN_MS = 1000.0
 PRE_TRIGGER_MS = 150.0  # a press is summed from this long before its trigger (the old level)
 BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much later tells why
+_new_facts = tuple.__new__  # ``SegmentFacts`` from its fields in order (``fall_facts``)
 
 
 class SegmentJudge:
@@ -120,17 +121,16 @@ class SegmentJudge:
         return self._zero_tol
 
     def fall_facts(self, t: int | None) -> SegmentFacts:
-        """What ``FallWatch`` is told of this segment for a reading at sample ``t`` (None: the
-        base is not carried forward, for readings that do not use it)."""
-        tp = self.tipping
-        return SegmentFacts(self.tip_t, self.base, self.base if t is None else self.drifted(t), self.righted,
-                            self.exc_max, self.seg_exc_max, self.placed_t, self.press_at_tip,
-                            self.unsure_falls, self.hands.touched, tp.est, tp.placed)
+        """What ``FallWatch`` is told of this segment for a reading at ``t`` (None: no drift)."""
+        tp = self.tipping  # (built every tipped sample: the tuple directly, without the keywords' __new__)
+        return _new_facts(SegmentFacts, (self.tip_t, self.base, self.base if t is None else self.drifted(t),
+                                         self.righted, self.exc_max, self.seg_exc_max, self.placed_t,
+                                         self.press_at_tip, self.unsure_falls, self.hands.touched, tp.est,
+                                         tp.placed))
 
     def _apply_stairs(self, pipe: Pipeline, t: int, read: StairsRead) -> list[dict]:
-        """Apply what ``FallWatch.watch_stairs`` decided: the falls made unsure, the pawn that
-        tipped the disc weighed on the tilted disc (its ``placed``, not confident; the base rises
-        by it). Returns the events."""
+        """Apply what ``FallWatch.watch_stairs`` decided (the falls made unsure; the tipping pawn
+        weighed on the tilted disc: its ``placed``, not confident, the base up by it); the events."""
         if read.unsure:
             self.unsure_falls = True
         if read.placed is None:
@@ -211,18 +211,20 @@ class SegmentJudge:
         """Called every sample inside a segment; returns events once the segment is judged."""
         if tipped:
             fw = self.fallwatch
-            read = fw.watch_stairs(pipe, t, self.fall_facts(t))
+            facts = self.fall_facts(t)
+            read = fw.watch_stairs(pipe, t, facts)
             if read is not NO_STAIRS:
                 landed = self._apply_stairs(pipe, t, read)
                 if landed:
                     return landed
+                facts = self.fall_facts(t)  # (the segment changed)
             if self.tipping.est is not None:
                 return self._check_pre(pipe, t)
             fw.remember_tip_moment(pipe.pawns)
             level_f = fw.quiet_level(pipe)
             if level_f is not None:
                 self.hands.new_level(level_f)  # a new quiet level: an open run was a step (a pawn falling)
-                early = fw.check_falls(pipe, t, level_f, self.fall_facts(t))
+                early = fw.check_falls(pipe, t, level_f, facts)
                 if early:
                     return early
         self.n_checked += 1
@@ -346,14 +348,11 @@ class SegmentJudge:
     def _finish_cand(self, pipe: Pipeline, t: int) -> list[dict]:
         """Emit the pawn event of a candidate level and go back to still."""
         assert self.cand is not None
-        level = self.cand[0]
-        n = self.cand[1]
+        level, n = self.cand
         kind = self.cand_kind
         self.cand = None
         base = self.drifted(t)
-        d_f = level[0] - base[0]
-        d_x = level[1] - base[1]
-        d_y = level[2] - base[2]
+        d_f, d_x, d_y = level[0] - base[0], level[1] - base[1], level[2] - base[2]
         events: list[dict] = []
         if kind == "placed":
             size = self.placing.match_size(d_f)
