@@ -4,23 +4,23 @@ A reading becomes grams with ``(raw - offset) / counts_per_gram``. Glitches (sin
 with flipped high bits, the rails ``8388607``/``-8388608``, ``-1``, lone spikes) are rejected
 without dropping genuine steps: a jump larger than ``glitch_jump_g`` is held for one reading
 and accepted only if the next reading confirms it (same side). Missed reads keep the last
-value. Faults are judged on the raw stream of each cell (see ``docs/sensing.md``).
+value. Faults are judged on the raw stream of each cell (see ``docs/sensing.md``): stuck, rail and
+missed-read runs here, the noise blocks and the noisy test in ``cellnoise.py``; a failed cell of
+four or more is replaced by its estimate from the others (``substitute.py``).
 """
 
 from __future__ import annotations
 
 from operator import eq, mul
-from operator import sub as minus
 
 from companion.sensing.bitflips import one_bit_off
+from companion.sensing.cellnoise import CellNoise
 from companion.sensing.settings import SensingSettings
-from companion.sensing.stillness import StillLevels
 from companion.sensing.substitute import CellModel
 from companion.sensing.trace import BAD_CODES, RAW_MAX, RAW_MIN, TraceHeader
 
 _BAD_CODES = BAD_CODES
 _BAD = frozenset((None, *_BAD_CODES))  # a row holding none of these may take the fast path
-ALONE_RATIO = 50.0  # noise this far above every other cell's is no load's, whatever they do
 BIG_JUMP_G = 40.0  # a per-sample jump this big, far above the other cells', is held as a glitch
 
 
@@ -73,7 +73,6 @@ class CellFilter:
         self._dead_n = max(s.disconnected_min_samples, round(s.disconnected_ms / dt))
         self._block_n = max(8, round(1000.0 / dt))
         self._due = min(self._stride, self._block_n)  # next row count with a stuck check or block
-        self._noisy_blocks = max(1, round(s.noisy_ms / 1000.0))
         self._stuck_val: list[int | None] = [None] * n
         self._same = [0] * n
         self._rail = [0] * n
@@ -84,10 +83,7 @@ class CellFilter:
         self._block: list[tuple[int | None, ...]] = []
         self._block_clean = True  # no row of the block had a missed read or a suspicious code
         self._rows = 0
-        self._noisy_run = [0] * n
-        self._noise_cols: list[tuple[int | None, ...]] = []  # the last noise block, one column per cell
-        self._noise_g: list[float] | None = [0.0] * n  # its per-cell sigmas (None: not computed yet)
-        self._still = StillLevels(self._offset, self._inv, max(header.pawn_mass_g.values(), default=8.0))
+        self._noise = CellNoise(self._offset, self._inv, s, max(header.pawn_mass_g.values(), default=8.0))
         self._scale = [abs(k) for k in self._inv]  # grams per count
         self.faults: dict[int, str] = {}
         self._fault_bad_t: dict[int, int] = {}
@@ -411,83 +407,22 @@ class CellFilter:
     @property
     def noise_g(self) -> list[float]:
         """Robust per-cell noise sigma in grams, from the last noise block (0.0 before one)."""
-        if self._noise_g is None:
-            self._noise_g = self._sigmas(self._noise_cols)
-        return self._noise_g
-
-    def _sigmas(self, columns: list[tuple[int | None, ...]]) -> list[float]:
-        """Per-cell noise sigma of a block (one column of raw codes per cell): the median
-        |difference of successive reads|, which is 0.954 sigma for Gaussian noise."""
-        sigmas = []
-        for i, col in enumerate(columns):
-            scale = abs(self._inv[i])
-            if _BAD.isdisjoint(col):
-                # scaling by a positive constant keeps the order: scale the median only
-                steps = sorted(map(abs, map(minus, col[1:], col)))
-                sigmas.append(steps[len(steps) // 2] * scale / 0.954 if len(steps) >= 4 else 0.0)
-                continue
-            diffs = sorted(abs(b - a) * scale for a, b in zip(col, col[1:], strict=False)
-                           if a is not None and b is not None and a not in _BAD_CODES and b not in _BAD_CODES)
-            sigmas.append(diffs[len(diffs) // 2] / 0.954 if len(diffs) >= 4 else 0.0)
-        return sigmas
+        return self._noise.noise_g
 
     def _noise_blocks(self, t_ms: int) -> list[dict]:
-        """Every second: robust per-cell noise (``noise_g``) and the noisy-fault check. Physical
-        loads move all cells together; noise is one cell's own, so a cell is noisy when its noise
-        is far above ``noisy_g`` and far above the other cells'."""
+        """Every second: the block of rows to ``CellNoise`` (per-cell noise, the noisy test);
+        a cell noisy for long enough is a fault."""
         self._rows = 0
         block = self._block[::3] if len(self._block) >= 48 else self._block  # every third row suffices
         self._block = []
         clean = self._block_clean  # every row of the block was read in full, with no suspicious code
         self._block_clean = True
-        columns = list(zip(*block, strict=True)) if block else [()] * self.n
-        self._noise_cols = columns
-        self._noise_g = None
-        noisy_g = self._s.noisy_g
-        for col, scale in zip(columns, self._scale, strict=True):
-            # no step of a column exceeds its range: a small range bounds its median step, so
-            # its sigma is certainly below ``noisy_g`` (then ``noise_g`` is computed on demand)
-            if not clean or not col or (max(col) - min(col)) * scale / 0.954 >= noisy_g:
-                break
-        else:
-            self._model_ok = self.n >= 4 and self.substituted is None
-            self._noisy_run = [0] * self.n
-            self._still.note(columns)
-            return []
-        sigmas = self.noise_g
-        loudest = max(sigmas)
-        # learn the stand-in model only while every cell is healthy
-        self._model_ok = self.n >= 4 and self.substituted is None and loudest < noisy_g
-        if loudest <= noisy_g:  # no cell above the noisy threshold: the loop below would clear all runs
-            self._noisy_run = [0] * self.n
-            self._still.note(columns)
-            return []
-        levels = self._still.levels(columns)
-        unused = set(self.faults) | ({self.substituted} if self.substituted is not None else set())
+        noisy, self._model_ok = self._noise.block(block, clean, self.faults, self.substituted)
         events = []
-        # a replaced cell's reading is constant or garbage: its share of a hand's tremor is
-        # missing among the others, so a cell near the hand stands out more
-        apart = 5.0 if self.substituted is None else 10.0
-        for i, sigma in enumerate(sigmas):
-            others = sorted(sigmas[:i] + sigmas[i + 1:])
-            # physical loads (a trembling hand) move several cells at once: a noisy cell stands alone
-            loudest_other = others[-1] if others else 0.0
-            if sigma > noisy_g * (1 if others else 3) and sigma > apart * loudest_other:
-                others_now = self._still.others_now(i, levels, columns, unused, sigmas)
-                if others_now == "moved":
-                    self._noisy_run[i] = 0
-                    continue
-                if others_now == "busy" and sigma <= ALONE_RATIO * loudest_other:
-                    # a press, or a hand whose tremor reaches the others weakly (over a cell near
-                    # the rim their shares are small): this block says nothing either way
-                    continue
-                self._noisy_run[i] += 1
-                if self._noisy_run[i] >= self._noisy_blocks:
-                    ev = self._fault(i, t_ms, "noisy")
-                    if ev is not None:
-                        events.append(ev)
-            else:
-                self._noisy_run[i] = 0
+        for i in noisy:
+            ev = self._fault(i, t_ms, "noisy")
+            if ev is not None:
+                events.append(ev)
         return events
 
     def _fault(self, i: int, t_ms: int, kind: str) -> dict | None:
@@ -504,7 +439,7 @@ class CellFilter:
         """Forget faults of cells that have behaved for ``fault_clear_ms``."""
         limit = self._s.fault_clear_ms
         runs = {"stuck": self._same, "saturated": self._rail, "disconnected": self._dead,
-                "noisy": self._noisy_run}
+                "noisy": self._noise.noisy_run}
         for i in list(self.faults):
             kind = self.faults[i]
             bad = runs[kind][i] > 0

@@ -1,21 +1,25 @@
-"""After a tip: reading the falls (``FallWatch``, the judge's ``falls`` stage).
+"""After a tip: reading the falls (``FallWatch``, the judge's ``fallwatch`` stage).
 
 Losses of mass are read step by step from the force staircase (``staircase.py``), pawns landing
 on the base plate are set aside, the pawn set down just before the tip that no press weighed is
-found on the tilted disc, and every loss is decomposed into pawns (``falls.py``) with an honest
-``confident``: not when the tip's inventory is in doubt (a pawn never weighed, a pawn whose size
-fits nothing, a landing seen but not read, a slow rate), nor when a level disc lost a pawn from
-inside its rim. A loss right after a placement that leaves a pawn's weight behind is the finger
-letting go, not a fall.
+found on the tilted disc (``setdown.py``), and every loss is decomposed into pawns (``falls.py``)
+with an honest ``confident``: not when the tip's inventory is in doubt (a pawn never weighed, a
+pawn whose size fits nothing, a landing seen but not read, a slow rate), nor when a level disc
+lost a pawn from inside its rim. A loss right after a placement that leaves a pawn's weight
+behind is the finger letting go, not a fall.
+
+``FallWatch`` owns the fall state of a segment and nothing else: what it needs of the segment
+comes in as ``SegmentFacts`` (``segfacts.py``, built by the judge for each call), and what it
+decides of the segment's own state (a pawn weighed on the tilted disc, falls made unsure) goes
+back as ``StairsRead`` for the judge to apply.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from companion.sensing.beforetip import BeforeTip
-from companion.sensing.decomposing import TILTED_ERR_G, LossReader
+from companion.sensing.decomposing import LossReader
 from companion.sensing.doubts import DOUBT_HOLDS, Doubts
 from companion.sensing.explain import went_over
 from companion.sensing.falls import (
@@ -27,58 +31,35 @@ from companion.sensing.falls import (
     Decomposition,
     Pawn,
     decompose,
+    pawn_moment,
     prefer_steps,
     weighed_falls,
 )
+from companion.sensing.segfacts import NO_STAIRS, SegmentFacts, StairsRead
+from companion.sensing.setdown import SetDown
 from companion.sensing.staircase import Staircase
 
 if TYPE_CHECKING:
-    from companion.sensing.handruns import HandRuns
     from companion.sensing.layout import DiscLayout
     from companion.sensing.pipeline import Pipeline
     from companion.sensing.settings import SensingSettings
-    from companion.sensing.tipping import TippingPawn
 
 BASE_PICKUP_INSIDE_MM = 3.0  # a pick-up this far inside the disc's edge may still be off the base plate
 WEIGHED_LAY_OVER = 2.0  # tilt excursion (in tip thresholds) of a disc that lay over far enough to shed pawns
 FINGER_LEAVES_MS = 3000.0  # a finger resting on a pawn just placed lets go within this of its `placed`
 FINGER_AT_PAWN_MM = 25.0  # ... and it leaves from where that pawn stands (a finger's aim, the pawn's size)
-
-
-
-class FallHost(Protocol):
-    """What ``FallWatch`` reads of the segment it watches (``SegmentJudge``), and the little it
-    changes there: the base rises by a tipping pawn weighed on the tilted disc, a quiet level of
-    the tilted disc restarts the hand tracking, a pawn possibly gone unweighed makes the tip's
-    falls unsure, a pawn placed is reported through the host (its ``placed_t`` and pawn list)."""
-
-    tip_t: int | None  # when the segment's tip was detected (None: no tip)
-    base: tuple[float, float, float]  # the segment's base level (F, Mx, My)
-    righted: bool  # the disc was seen righting itself after the tip
-    exc_max: float  # the tilt excursion since the tip
-    seg_exc_max: float  # ... and before any tip (the disc's own mass moved: ``explain.went_over``)
-    placed_t: int  # when the last ``placed`` was reported
-    tipping: TippingPawn  # the pawn whose release (or press) tipped the disc
-    press_at_tip: bool  # a finger still pressed a pawn when the disc went over
-    unsure_falls: bool  # the falls of this tip may include a pawn never weighed
-    hands: HandRuns  # the hand-like runs (its ``touched``: the runs after the tip that came back)
-
-    def drifted(self, t: int) -> tuple[float, float, float]: ...
-
-    def zero_tol_g(self, pipe: Pipeline) -> float: ...
-
-    def placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict: ...
+LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slide-off or a removal
 
 
 class FallWatch:
     """Losses of mass after a tip (step by step), pawns landing on the base plate, and the
-    decomposition of every loss into pawns. The judge's ``falls`` stage: it owns the fall state
-    of a segment (the staircase, the pawns on the base plate, what was reported lost) and reads
-    the rest of the segment through ``FallHost``."""
+    decomposition of every loss into pawns. The judge's ``fallwatch`` stage: it owns the fall state
+    of a segment (the staircase, the pawns on the base plate, what was reported lost); the rest
+    of the segment comes in as ``SegmentFacts``. ``zero_tol_g``: the largest net force change
+    that counts as none (``SegmentJudge.zero_tol_g``)."""
 
-    def __init__(self, host: FallHost, settings: SensingSettings, masses: dict[str, float],
-                 layout: DiscLayout, positional: bool, dt: float, fall_n: int, step_n: int) -> None:
-        self.host = host
+    def __init__(self, settings: SensingSettings, masses: dict[str, float], layout: DiscLayout,
+                 positional: bool, dt: float, fall_n: int, step_n: int, zero_tol_g: float) -> None:
         self.s = settings
         self.masses = masses
         self.layout = layout
@@ -86,9 +67,10 @@ class FallWatch:
         self.dt = dt
         self.fall_n = fall_n
         self.step_n = step_n
+        self.zero_tol_g = zero_tol_g
         self.losses = LossReader(masses, layout.radius_mm, fall_n, step_n)
         self.doubts = Doubts(settings, masses, positional, layout.radius_mm)
-        self.before_tip = BeforeTip(masses, layout.radius_mm, dt)
+        self.set_down = SetDown(masses, layout.radius_mm, dt, step_n, zero_tol_g)  # a pawn set down at a tip
         self.loss_t = -10**9  # when the last loss off a level disc was read (the base went down then)
         self.reset()
 
@@ -102,145 +84,53 @@ class FallWatch:
         self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
         self.losses.new_segment()  # readings of losses already decomposed are this segment's
 
-    def watch_stairs(self, pipe: Pipeline, t: int) -> list[dict]:
+    def watch_stairs(self, pipe: Pipeline, t: int, seg: SegmentFacts) -> StairsRead:
         """Every sample while tipped: the staircase of plateaus and pawns landing on the base."""
         w = pipe.window(self.step_n)
         if w is None:
-            return []
+            return NO_STAIRS
         if self.stairs.press_xy is None:
-            self.stairs.press_xy = self._load_point_before_tip(pipe)
-            self.stairs.ids_at_tip = frozenset(map(id, pipe.pawns))
-            self.stairs.pre_est = self.host.tipping.est
+            self.set_down.start(self.stairs, pipe, seg, self.loss_t)
         tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
         self.stairs.feed(w[0], w[3], tol)
-        gained = self._tipping_pawn(pipe, t)
-        if gained:
+        gained = self.set_down.judge(self.stairs, pipe, t, seg)
+        if gained.events or gained.placed is not None:
             return gained
         depth = self.stairs.watch(w[0][-1], 0.6 * self.masses["small"], pipe.glitch_held)
-        return [] if depth is None else self._landed_on_base(pipe, t, depth)
+        if depth is None:
+            return gained  # (nothing, or the falls made unsure)
+        return StairsRead(self._landed_on_base(pipe, t, depth, seg), None, gained.unsure)
 
-    def _load_point_before_tip(self, pipe: Pipeline) -> tuple[float, float]:
-        """Where the load pressed before the tip, and whether (and how heavy) a pawn stood there
-        (``BeforeTip``), read as the tip episode's staircase starts."""
-        bt = self.before_tip
-        base = self.host.base
-        n = bt.rise_n(pipe.history_n)
-        since = max(self.loss_t, self.host.placed_t)  # before that, the load stood on an older base
-        self.stairs.rise_before, self.stairs.rise_pawn = bt.rose(pipe.window(n) if n >= 4 else None, base[0],
-                                                                 since, pipe.sigma_f())
-        return bt.load_point(pipe.window(bt.press_n), base)
+    def remember_tip_moment(self, pawns: list[Pawn]) -> None:
+        """The tracked pawns' moment as the falls of a tip start to be read (once per tip)."""
+        if self.tip_moment is None:
+            self.tip_moment = pawn_moment(pawns)
 
-    def _tipping_pawn(self, pipe: Pipeline, t: int) -> list[dict]:
-        """The first quiet plateau of the tilted disc, before any pawn fell, stands a pawn above
-        the base, and no press was weighed for it: the pawn set down just before the tip (a
-        finger too light to count as a press, or a tip that fired after the release). Its weight
-        is on the disc when it tips, so the falls are read from it: it joins the pawns on the
-        disc (``placed``, not confident: weighed on the tilted disc) and the base rises by it.
-        Without it, the falls of the tip are read one pawn short and with confidence."""
-        st = self.stairs
-        if st.gain_judged or self.host.press_at_tip or self.host.tipping.est is not None:
-            # judged already, or a press is followed to its end, or the pawn whose release
-            # tipped the disc is being weighed (``_resolve_pre``): wait for it
-            st.gain_judged = st.gain_judged or (self.host.press_at_tip and bool(st.plateaus))
-            return []
-        if not st.plateaus:
-            return []
-        first = st.plateaus[0]
-        if first.n < self.step_n or (self.host.tip_t is not None and first.t_last <= self.host.tip_t):
-            return []
-        if self.host.tipping.placed:
-            st.gain_judged = True
-            if any(id(p) not in st.ids_at_tip for p in pipe.pawns):
-                return []  # the pawn whose release tipped the disc was weighed and placed
-            # it was estimated at the tip but fit no pawn when weighed: it may have gone. Its
-            # weight is the load that stood before the tip when that weighs like a pawn, else the
-            # estimate right after the press ended
-            gain = first.level - self.host.drifted(t)[0]
-            return (self._set_down_and_gone(t, gain, st.rise_pawn, True)
-                    or self._set_down_and_gone(t, gain, st.pre_est, False)
-                    or self._unweighed_and_gone(pipe, t, gain))
-        st.gain_judged = True
-        gain = first.level - self.host.drifted(t)[0]
-        lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
-        size = min(self.masses, key=lambda k: abs(math.log(max(gain, 1e-3) / self.masses[k])))
-        if not lo <= gain <= hi or abs(gain - self.masses[size]) > max(3.0 * TILTED_ERR_G,
-                                                                       0.15 * self.masses[size]):
-            # no pawn's weight: nothing was set down, or a finger still rests, or the pawn set
-            # down went before the tilted disc was quiet (a tip seen late): when a load stood on
-            # the disc just before, the falls of this tip may include a pawn never weighed
-            if st.rise_before:
-                self.host.unsure_falls = True
-            return self._set_down_and_gone(t, gain, st.rise_pawn, True)
-        px, py = st.press_xy if st.press_xy is not None else (0.0, 0.0)
-        ev = self.host.placed_event(pipe, t, size, gain, px, py)
-        ev["confident"] = False
-        self.host.tipping.placed = True
-        st.tip_pawn = pipe.pawns[-1]
-        b = self.host.base
-        self.host.base = (b[0] + gain, b[1] + gain * px, b[2] + gain * py)
-        return [ev]
-
-    def _set_down_and_gone(self, t: int, gain: float, rise: float | None, fit: bool) -> list[dict]:
-        """A load of one pawn's weight (``rise``) stood on the disc just before the tip, and the
-        tilted disc's first quiet level has gained nothing: the pawn set down was on the disc as
-        it tipped, and a pawn of its weight left before the level could be read (a tip seen only
-        after its first fall). Mass is conserved: that is a fall, of a pawn of that size (the one
-        set down, or another like it; which one the evidence cannot say), not confident. Without
-        it the episode reports no fall at all. ``fit``: the load must weigh like a pawn (it was
-        no press: a steady finger weighs anything); else (the level right after a press ended,
-        the disc already moving) the nearest size is the guess."""
-        lightest, heaviest = min(self.masses.values()), max(self.masses.values())
-        # a pawn or nothing: read at the press's end on a moving disc, the load errs by about as
-        # much for either, so the boundary is halfway to the lightest pawn
-        least = (0.6 if fit else 0.5) * lightest
-        if rise is None or gain > 0.6 * lightest or not least <= rise <= 1.3 * heaviest:
-            return []  # nothing stood on the disc before the tip, or the level rose: no pawn left
-        size = min(self.masses, key=lambda k: abs(math.log(rise / self.masses[k])))
-        if fit and abs(rise - self.masses[size]) > max(3.0 * TILTED_ERR_G, 0.15 * self.masses[size]):
-            return []
-        self.stairs.tip_pawn = Pawn(size, rise, None, None)
-        return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
-                 "mass_g": round(rise, 2), "confident": False, "set_down": True,
-                 "posterior": DOUBT_HOLDS["set_down"]}]
-
-    def _unweighed_and_gone(self, pipe: Pipeline, t: int, gain: float) -> list[dict]:
-        """A finger let go of a pawn as the disc went over (its release tipped it), no reading
-        weighed that pawn (the disc was already moving), and the tilted disc's first quiet level
-        stands where the disc stood before the pawn came: mass is conserved, so a pawn left
-        (the one set down, the first to reach the low rim). Its size is unknown: the likeliest
-        is the commonest size of the pawns set down so far (Laplace's rule), not confident.
-        Without it the episode reports no fall at all."""
-        if abs(gain) > self.host.zero_tol_g(pipe):
-            return []  # the level moved: a pawn stayed (weighed above), or more went (the steps)
-        seen = [p.size for p in (*pipe.pawns, *pipe.base_pawns)]
-        size = max(SIZES, key=lambda k: (seen.count(k), -SIZES.index(k)))
-        self.stairs.tip_pawn = Pawn(size, self.masses[size], None, None)
-        return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
-                 "mass_g": round(self.masses[size], 2), "confident": False, "set_down": True,
-                 "posterior": round((1 + seen.count(size)) / (len(SIZES) + len(seen)), 3)}]
-
-    def check_falls(self, pipe: Pipeline, t: int) -> list[dict] | None:
-        """While tipped: pawns come off one after another. As soon as the total force has been
-        quiet for a short while after a drop, report the loss (mass evidence only: the disc is
-        still tilted, so the moment says little)."""
+    def quiet_level(self, pipe: Pipeline) -> float | None:
+        """While tipped: the total force when it has been quiet for a short while (a new level
+        of the tilted disc, ``check_falls`` reads it), else None."""
         fs = pipe.window_f(self.fall_n)  # (the times only once the force is quiet)
         if fs is None:
             return None
         if max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
             return None
-        level_f = sum(fs) / len(fs)
-        self.host.hands.new_level(level_f)  # a new quiet level: an open run was a step (a pawn falling)
+        return sum(fs) / len(fs)
+
+    def check_falls(self, pipe: Pipeline, t: int, level_f: float, seg: SegmentFacts) -> list[dict] | None:
+        """While tipped: pawns come off one after another. As soon as the total force has been
+        quiet for a short while after a drop (``level_f``, ``quiet_level``), report the loss
+        (mass evidence only: the disc is still tilted, so the moment says little)."""
         if pipe.window(self.fall_n)[3][0] <= self.last_loss_t:  # type: ignore[index]
             return None
-        new_loss = -(level_f - self.host.drifted(t)[0]) - self.lost_reported
-        if new_loss <= self.host.zero_tol_g(pipe) or (self.read_loss(pipe, new_loss, None) is None
-                                                  and not self.on_base):
+        new_loss = -(level_f - seg.drifted[0]) - self.lost_reported
+        if new_loss <= self.zero_tol_g or (self.read_loss(pipe, new_loss, None, seg) is None
+                                           and not self.on_base):
             return None
         self.lost_reported += new_loss
         self.last_loss_t = t
-        return self.loss_events(pipe, t, new_loss, None, removed=False)
+        return self.loss_events(pipe, t, new_loss, None, False, seg)
 
-    def _landed_on_base(self, pipe: Pipeline, t: int, depth: float) -> list[dict]:
+    def _landed_on_base(self, pipe: Pipeline, t: int, depth: float, seg: SegmentFacts) -> list[dict]:
         """A dip of one pawn's weight with a landing impact: that pawn fell onto the base plate,
         where it stays weighed. Reported now (not confident: the weight never left for good); it
         is remembered, so that its weight leaving later (it bounced off the base, or is picked up)
@@ -248,7 +138,7 @@ class FallWatch:
         # the flight level is a few readings of a disc rebounding on its stop: its error is a good
         # part of the still tolerance, far more than a plateau's; one dip is likelier one pawn
         sigma = max(0.1, 0.5 * self.stairs.step_tol_g)
-        dec = decompose(depth, None, pipe.pawns, self.masses, sigma_g=sigma, toward=self._toward(pipe),
+        dec = decompose(depth, None, pipe.pawns, self.masses, sigma_g=sigma, toward=self._toward(pipe, seg),
                         radius_mm=self.layout.radius_mm, per_pawn=STEP_PER_PAWN)
         if dec is None or sum(dec.counts.values()) != 1 or not dec.pawns:
             self.stairs.landings += 1  # a landing no single pawn fits: not read, but seen
@@ -311,12 +201,22 @@ class FallWatch:
         sigma_r = pipe.sigma_m() * math.sqrt(2.0 / self.fall_n) / lost
         return math.hypot(*moment) / lost >= self.layout.radius_mm - BASE_PICKUP_INSIDE_MM + 2.0 * sigma_r
 
-    def weighed_falls(self, pipe: Pipeline, t: int) -> list[dict]:
+    def plausible_loss(self, pipe: Pipeline, lost: float, count: int) -> bool:
+        """Can a level ``lost`` grams below the base, with no tip, be ``count`` pawns leaving? Not
+        more mass than the tracked pawns weigh (a hand lifting the disc); not many pawns at once
+        (the judge reports those only once the level lasts far longer than a hand holds, and not
+        as confident)."""
+        on_disc = sum(p.mass_g for p in pipe.pawns) + sum(p.mass_g for p in pipe.base_pawns)
+        if lost > 1.1 * on_disc + max(self.s.pawn_tol_min_g, 0.5 * self.masses["small"]):
+            return False
+        return count <= LONE_LOSS_PAWNS
+
+    def weighed_falls(self, pipe: Pipeline, t: int, seg: SegmentFacts) -> list[dict]:
         """Level again, but the pawns still tracked on the disc would hold it over: some pawns
         slid off and lie on the base plate (still weighed). Report the likeliest, not confident."""
         if not self.positional or self.tip_moment is None:
             return []
-        if self.host.exc_max < WEIGHED_LAY_OVER * pipe.tip_threshold():
+        if seg.exc_max < WEIGHED_LAY_OVER * pipe.tip_threshold():
             # pawns slide only on a disc lying far over (tilted past their friction); a disc that
             # rocked a little and came back (a wobble read as a tip) shed none of them
             return []
@@ -338,20 +238,20 @@ class FallWatch:
         return [{"event": "fell", "t_ms": t, "pawns": counts, "mass_g": round(mass, 2),
                  "confident": False, "weighed": True, "posterior": DOUBT_HOLDS["weighed"]}]
 
-    def _toward(self, pipe: Pipeline) -> tuple[float, float] | None:
+    def _toward(self, pipe: Pipeline, seg: SegmentFacts) -> tuple[float, float] | None:
         """After a tip: the unit vector the disc tipped towards (the pawns' moment), else None."""
-        if self.host.tip_t is None or not self.positional:
+        if seg.tip_t is None or not self.positional:
             return None
         zero = pipe.zero
-        mx, my = self.host.base[1] - zero[1], self.host.base[2] - zero[2]
+        mx, my = seg.base[1] - zero[1], seg.base[2] - zero[2]
         norm = math.hypot(mx, my)
         return (mx / norm, my / norm) if norm > 1e-6 else None
 
     def read_loss(self, pipe: Pipeline, lost: float | list[float],
-                   moment: tuple[float, float] | None) -> Decomposition | None:
+                  moment: tuple[float, float] | None, seg: SegmentFacts) -> Decomposition | None:
         """The pawns a loss is (``LossReader.read``; a list: the steps of the staircase after a tip)."""
-        tilted = self.host.tip_t is not None and not self.host.righted
-        return self.losses.read(lost, moment, pipe.pawns, pipe.sigma_f(), tilted, self._toward(pipe),
+        tilted = seg.tip_t is not None and not seg.righted
+        return self.losses.read(lost, moment, pipe.pawns, pipe.sigma_f(), tilted, self._toward(pipe, seg),
                                 self._sample_t(pipe))
 
     @staticmethod
@@ -369,19 +269,20 @@ class FallWatch:
         self.losses.spend(dec)
 
     def loss_events(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
-                     removed: bool) -> list[dict]:
+                    removed: bool, seg: SegmentFacts) -> list[dict]:
         """``removed`` (one pawn lifted by hand) or ``fell`` for a loss of mass; update the pawn list."""
-        if self.host.tip_t is None:
+        tip_t = seg.tip_t
+        if tip_t is None:
             self.loss_t = t
-            if removed and went_over(self.positional, self.host.seg_exc_max, pipe.tip_threshold()):
-                return self._went_over_loss(pipe, t, lost, moment)
-        if self.host.tip_t is not None and self._off_the_base(pipe, lost):
+            if removed and went_over(self.positional, seg.seg_exc_max, pipe.tip_threshold()):
+                return self._went_over_loss(pipe, t, lost, moment, seg)
+        if tip_t is not None and self._off_the_base(pipe, lost):
             self.stairs.reported()
             return []
-        if self.host.tip_t is None and not removed and self._finger_left(pipe, t, lost, moment):
+        if tip_t is None and not removed and self._finger_left(pipe, t, lost, moment, seg):
             return []
         unseen = False
-        if self.host.tip_t is None:  # a pinch lifted it, seen or not (a pawn sliding off is not picked)
+        if tip_t is None:  # a pinch lifted it, seen or not (a pawn sliding off is not picked)
             picked = self.base_pickup(pipe, lost, moment)
             if picked is not None:  # a fallen pawn picked up from the base plate: reported already
                 for p in picked:
@@ -392,15 +293,15 @@ class FallWatch:
                 # (at 10 Hz a flight is shorter than a reading); it fell, it was not lifted off
                 removed = False
                 unseen = True
-        dec = self.read_loss(pipe, lost, None if unseen or not self.positional else moment)
-        if self.host.tip_t is not None:  # after a tip: read the loss step by step when steps were seen
+        dec = self.read_loss(pipe, lost, None if unseen or not self.positional else moment, seg)
+        if tip_t is not None:  # after a tip: read the loss step by step when steps were seen
             steps = self.stairs.steps(lost)
             self.stairs.reported()
             if len(steps) > 1:
                 # the total is a level of the disc still lying on its stop unless it righted:
                 # it rebounds as pawns leave, so the level is biased like a step's plateau
-                sigma = self.losses.sigma(pipe.sigma_f(), False, not self.host.righted)
-                dec = prefer_steps(lost, dec, self.read_loss(pipe, steps, None), sigma)
+                sigma = self.losses.sigma(pipe.sigma_f(), False, not seg.righted)
+                dec = prefer_steps(lost, dec, self.read_loss(pipe, steps, None, seg), sigma)
         if dec is None:
             if lost < 0.6 * min(self.masses.values()):
                 return []
@@ -409,14 +310,14 @@ class FallWatch:
                      "mass_g": round(lost, 2), "confident": False}]
         for p in dec.pawns:
             pipe.pawns.remove(p)
-            if p.x_mm is not None and p.y_mm is not None and self.host.tip_t is not None:
+            if p.x_mm is not None and p.y_mm is not None and tip_t is not None:
                 self.lost_moment = (self.lost_moment[0] + p.mass_g * p.x_mm,
                                     self.lost_moment[1] + p.mass_g * p.y_mm)
         total = sum(dec.counts.values())
         if removed and total == 1:
             size = next(s for s, c in dec.counts.items() if c)
             ev = {"event": "removed", "t_ms": t, "size": size, "mass_g": round(lost, 2)}
-        elif removed and self.host.tip_t is None:
+        elif removed and tip_t is None:
             # a press lifted them and the disc did not tip: pawns taken by hand (two pinches the
             # load never rested between, or one that took two), not a fall; which ones rests on
             # the mass alone
@@ -424,9 +325,9 @@ class FallWatch:
                      "confident": False} for p in dec.pawns]
         else:
             ev = {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2)}
-        doubts = self.doubts.of(dec, removed, unseen, tipped=self.host.tip_t is not None,
-                                watch_dips=self.stairs.watch_dips, unsure_falls=self.host.unsure_falls,
-                                landings=self.stairs.landings, touched=self.host.hands.touched)
+        doubts = self.doubts.of(dec, removed, unseen, tipped=tip_t is not None,
+                                watch_dips=self.stairs.watch_dips, unsure_falls=seg.unsure_falls,
+                                landings=self.stairs.landings, touched=seg.touched)
         posterior = dec.posterior * math.prod(doubts.values())
         if ev["event"] == "fell":
             ev["posterior"] = round(posterior, 3)  # of these counts, with what the evidence may lack
@@ -439,18 +340,19 @@ class FallWatch:
         return [ev]
 
     def _went_over_loss(self, pipe: Pipeline, t: int, lost: float,
-                        moment: tuple[float, float] | None) -> list[dict]:
+                        moment: tuple[float, float] | None, seg: SegmentFacts) -> list[dict]:
         """A loss after a press, that a pinch lifting a pawn would leave too, but the disc's own
         mass moved out meanwhile (``explain.went_over``): the press tipped the disc and pawns fell
         (a tip its tests missed). ``tipped`` (late), the falls (not confident: the tip was not
         seen, and the survivors may have slid) and ``settled``, not ``removed``."""
-        falls = self.loss_events(pipe, t, lost, moment, removed=False)
+        falls = self.loss_events(pipe, t, lost, moment, False, seg)
         for ev in falls:
             ev["confident"] = False
         pipe.tip_episode_over(t)
         return [{"event": "tipped", "t_ms": t, "late": True}, *falls, {"event": "settled", "t_ms": t}]
 
-    def _finger_left(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None) -> bool:
+    def _finger_left(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
+                     seg: SegmentFacts) -> bool:
         """Was a loss with no tip and no pinch the finger of the last placement leaving, not a pawn?
         A light finger resting steadily on a pawn just set down makes a level that was read as
         that pawn; when it lets go, the load goes down by the finger's force, from where that
@@ -460,7 +362,7 @@ class FallWatch:
         pawn that is really there), and no ``fell`` is reported."""
         if not self.positional or moment is None or not pipe.pawns or lost <= 0.0:
             return False
-        if t - self.host.placed_t > FINGER_LEAVES_MS:
+        if t - seg.placed_t > FINGER_LEAVES_MS:
             return False
         last = pipe.pawns[-1]
         if last.x_mm is None or last.y_mm is None:

@@ -4,6 +4,9 @@ Contract 3 of ``docs/architecture.md``. Pure and streaming: no clock (time is th
 ``t_ms``), no threads, no randomness, no I/O. The per-sample fast path (calibration, glitch
 check, force and moment, trigger test against the still baseline) is cheap; the heavier
 analysis runs only inside a *segment* (from a trigger until the load is still again).
+``Pipeline`` composes the stages: the cells (``cells.py``), what is learned while still
+(``baseline.py``), the tip tests (``tips.py``) and the segment judge (``segments.py``); it keeps
+the short history of the signals and the state (still, active, tipped).
 
 See ``docs/sensing.md`` for the algorithm, the thresholds and why.
 """
@@ -15,6 +18,7 @@ from collections import deque
 from collections.abc import Iterable
 from itertools import islice
 
+from companion.sensing.baseline import Baseline
 from companion.sensing.cells import CellFilter
 from companion.sensing.explain import Held, held_expired
 from companion.sensing.falls import Pawn
@@ -27,7 +31,6 @@ from companion.sensing.trace import Sample, TraceHeader
 
 STILL, ACTIVE, TIPPED = "still", "active", "tipped"
 _NO_EXCURSION = (0.0, 0)  # the tip excursion the tip tests are told of while not tipped (unused)
-RESYNC_NOISE = 3.0  # a level learned after a cell was replaced is rejected if this much noisier
 
 
 class Pipeline:
@@ -44,7 +47,6 @@ class Pipeline:
         dt = 1000.0 / header.rate_hz
         self._dt = dt
         self._a_fast = 1.0 - math.exp(-dt / s.fast_tau_ms)
-        self._a_base = 1.0 - math.exp(-dt / s.baseline_tau_ms)
         self._still_n = max(s.still_min_samples, round(s.still_ms / dt))
         hist = max(self._still_n, s.level_min_samples, round(s.level_ms / dt),
                    round(s.tip_settle_ms / dt)) + 2
@@ -59,6 +61,8 @@ class Pipeline:
         # and a segment's sample asks for several windows); None while still
         self._seg: tuple[list[float], list[float], list[float], list[int]] | None = None
         self._judge = SegmentJudge(header, s, self._positional)
+        # the baseline, zero, noise, drift and trigger thresholds (learned while still)
+        self._level = Baseline(s, dt, self._judge.zero_tol_g(self))
         self.tips = TipTests(header, s, self._positional)
         self._sig = Signals()  # what the tip tests read of this sample (written here, read there)
         self._pv_memo: tuple | None = None  # the last ``PressView`` and what it was made of
@@ -75,23 +79,7 @@ class Pipeline:
         self._t = 0
         self._n = 0
         self._fF = self._fX = self._fY = 0.0  # fast-smoothed force and moments
-        self._bF = self._bX = self._bY = 0.0  # still baseline
-        self._zF = self._zX = self._zY = 0.0  # empty-disc zero (drift), set when empty and still
-        self._noise = 0.0  # EMA of |dF| between samples while still
-        self._noise_m = 0.0
-        self._sig_f = self._sig_m = 0.0  # sigma_f() and sigma_m() of them (set by ``_noise_changed``)
-        self._noise_changed()
-        self._resync_mass: tuple[float, float, float] | None = None
-        self._resync_noise = 0.0  # force noise before the resync (mean step, g)
-        self._resync_tries = 0
         self._degraded = False  # a cell failed and could not be replaced
-        self._prevF = 0.0
-        self._prevX = self._prevY = 0.0
-        self._trig_f = s.trigger_min_g
-        self._trig_m2 = math.inf
-        self._slope: tuple[float, float, float] = (0.0, 0.0, 0.0)
-        self._slope_t: int | None = None
-        self._slope_ref = (0.0, 0.0, 0.0)
         self._warm = max(self._still_n, round(500.0 / dt))
         self._still_from_n = 0  # the sample count when the disc last became still
 
@@ -124,19 +112,20 @@ class Pipeline:
         fY = self._fY = self._fY + a * (Y - self._fY)
         n = self._n = self._n + 1
         if self._state is STILL and n > self._warm:
-            bF = self._bF
-            trig = self._trig_f
+            lv = self._level
+            bF = lv.bF
+            trig = lv.trig_f
             if -trig <= fF - bF <= trig:
-                bX = self._bX
-                bY = self._bY
+                bX = lv.bX
+                bY = lv.bY
                 dX = fX - bX
                 dY = fY - bY
-                if dX * dX + dY * dY <= self._trig_m2:
+                if dX * dX + dY * dY <= lv.trig_m2:
                     # the cheap path while still: the baseline follows slow drift
-                    b = self._a_base
-                    self._bF = bF + b * (F - bF)
-                    self._bX = bX + b * (X - bX)
-                    self._bY = bY + b * (Y - bY)
+                    b = lv.a_base
+                    lv.bF = bF + b * (F - bF)
+                    lv.bX = bX + b * (X - bX)
+                    lv.bY = bY + b * (Y - bY)
                     if n & 3 == 0:
                         self._still_upkeep(F, X, Y)
                         if self.held is not None:
@@ -210,10 +199,11 @@ class Pipeline:
 
     def snapshot(self) -> dict:
         """Live view for the page: mass, centre of pressure, tilt, stillness, pawns and faults."""
-        mass = self._fF - self._zF
+        lv = self._level
+        mass = self._fF - lv.zF
         cop = None
         if self._positional and mass > 0.5:
-            cop = [round((self._fX - self._zX) / mass, 1), round((self._fY - self._zY) / mass, 1)]
+            cop = [round((self._fX - lv.zX) / mass, 1), round((self._fY - lv.zY) / mass, 1)]
         pawns = []
         for p in self.pawns:
             zone, number = (None, None)
@@ -232,133 +222,63 @@ class Pipeline:
 
     # ------------------------------------------------------------------ internals
     def _warm_up(self, F: float, X: float, Y: float) -> None:
-        """First half second: take the starting level as baseline (and as zero if the disc is empty)."""
-        k = 1.0 / self._n
-        self._bF += k * (F - self._bF)
-        self._bX += k * (X - self._bX)
-        self._bY += k * (Y - self._bY)
-        if self._n > 1:
-            self._noise += k * (abs(F - self._prevF) - self._noise)
-            self._noise_m += k * (math.hypot(X - self._prevX, Y - self._prevY) - self._noise_m)
-            self._noise_changed()
-        self._prevF, self._prevX, self._prevY = F, X, Y
+        """First half second: take the starting level as baseline (and as zero if the disc is
+        empty; ``Baseline``), then the fast path's thresholds."""
+        lv = self._level
+        lv.warm_up(F, X, Y, self._n)
         if self._n == self._warm:
-            if self._resync_mass is not None and self._resync_noise > 0.0 and \
-                    self._noise > RESYNC_NOISE * 1.5 ** self._resync_tries * self._resync_noise:
-                # far noisier than before the fault: a hand is on the disc (the cell may well have
-                # failed under it); its tremor is no level to learn, so wait for the disc to be still
-                self._resync_tries += 1
+            if lv.too_noisy():  # a hand on the disc after a resync: wait for it to be still
                 self._n = 0
-                self._bF = self._bX = self._bY = 0.0
-                self._noise = self._noise_m = 0.0
-                self._noise_changed()
                 return
             self._update_thresholds()
-            self._fF, self._fX, self._fY = self._bF, self._bX, self._bY
-            if self._resync_mass is not None:
-                m = self._resync_mass
-                self._zF, self._zX, self._zY = self._bF - m[0], self._bX - m[1], self._bY - m[2]
-                self._resync_mass = None
-            elif abs(self._bF) < self._judge.zero_tol_g(self):
-                self._zF, self._zX, self._zY = self._bF, self._bX, self._bY
+            self._fF, self._fX, self._fY = lv.bF, lv.bX, lv.bY
+            lv.warmed()
 
     def sigma_f(self) -> float:
         """Estimated noise sigma of the total force per sample (grams)."""
-        return self._sig_f
+        return self._level.sig_f
 
     def sigma_m(self) -> float:
         """Estimated noise of the moment per sample (g*mm)."""
-        return self._sig_m
-
-    def _noise_changed(self) -> None:
-        """Set ``sigma_f()`` and ``sigma_m()`` after the noise estimates changed (they are read
-        many times per sample inside a segment, where the estimates stay fixed)."""
-        self._sig_f = max(0.02, self._noise / 1.128)
-        self._sig_m = max(2.0, self._noise_m / 1.77)
+        return self._level.sig_m
 
     def baseline(self) -> tuple[float, float, float]:
         """The still level now (F, Mx, My): the slow baseline plus the drift it lags behind."""
-        lag = self.settings.baseline_tau_ms
-        sf, sx, sy = self._slope
-        return self._bF + sf * lag, self._bX + sx * lag, self._bY + sy * lag
+        return self._level.baseline()
 
     @property
     def slope(self) -> tuple[float, float, float]:
         """Estimated drift of the still level per ms (F, Mx, My)."""
-        return self._slope
-
-    def _track_slope(self) -> None:
-        """Drift rate of the baseline (slow EMA of its change per ms, bounded to thermal drift)."""
-        t = self._t
-        if self._slope_t is not None and t > self._slope_t:
-            dt = t - self._slope_t
-            c = min(1.0, dt / 10000.0)
-            lim = 20.0 / 60000.0  # 20 g per minute
-            old = self._slope
-            ref = self._slope_ref
-            now = (self._bF - ref[0], self._bX - ref[1], self._bY - ref[2])
-            self._slope = (old[0] + c * (max(-lim, min(lim, now[0] / dt)) - old[0]),
-                           old[1] + c * (max(-lim * 150, min(lim * 150, now[1] / dt)) - old[1]),
-                           old[2] + c * (max(-lim * 150, min(lim * 150, now[2] / dt)) - old[2]))
-        self._slope_t = t
-        self._slope_ref = (self._bF, self._bX, self._bY)
+        return self._level.slope
 
     def _still_upkeep(self, F: float, X: float, Y: float) -> None:
         """Every 4th still sample: noise estimate, empty-disc zero (drift), trigger thresholds."""
-        d = abs(F - self._hF[-2])
-        noise = self._noise
-        sigma_f = noise / 1.128  # sigma_f() (max() is a costly call here)
-        if d < 8.0 * (sigma_f if sigma_f > 0.02 else 0.02) + 0.5:
-            dm = math.hypot(X - self._hX[-2], Y - self._hY[-2])
-            self._noise = noise + 0.008 * (d - noise)
-            self._noise_m += 0.008 * (dm - self._noise_m)
-            self._noise_changed()
-        if not self.pawns and not self.base_pawns:
-            bF = self._bF
-            zF = self._zF
-            if abs(bF - zF) < self._judge.zero_tol_g(self):
-                # the disc is known to be empty and still: re-zero slowly (drift)
-                a = 4.0 * self._a_base
-                self._zF = zF + a * (bF - zF)
-                self._zX += a * (self._bX - self._zX)
-                self._zY += a * (self._bY - self._zY)
+        empty = not self.pawns and not self.base_pawns
+        self._level.upkeep(F, X, Y, self._hF[-2], self._hX[-2], self._hY[-2], empty)
         self.tips.level()
         if self._n & 63 == 0:
             self._update_thresholds()
-            self._track_slope()
+            self._level.track_slope(self._t)
 
     def _resync(self) -> None:
         """A failed cell was replaced by its estimate: the force and moments now come from a
         different sum, so learn the still level afresh (a new warm-up), keeping the mass and
         moment on the disc as they were."""
-        if self._resync_mass is None:
-            self._resync_mass = (self._bF - self._zF, self._bX - self._zX, self._bY - self._zY)
-            self._resync_noise = self._noise
-            self._resync_tries = 0
         self._state = STILL
         self._seg = None
         self.held = None
         self._n = 0
         self._still_from_n = 0
         self.tips.resync()
-        self._bF = self._bX = self._bY = 0.0
-        self._noise = self._noise_m = 0.0
-        self._noise_changed()
-        self._slope_t = None
+        self._level.resync()
 
     def _update_thresholds(self) -> None:
         """Trigger thresholds of the fast path from the current noise estimates."""
-        s = self.settings
+        lv = self._level
         if self._state is STILL and self._n > self._warm:
             self.tips.track_window_noise(self._hX, self._hY, self._n, max(self._still_from_n, self._warm),
-                                         (self._bX, self._bY), self.sigma_m())
-        gain = self._fast_gain()
-        self._trig_f = max(s.trigger_min_g, s.trigger_sigmas * self.sigma_f() * gain)
-        if self._positional:
-            trig_m = max(self._judge.trigger_m, 6.0 * self.sigma_m() * gain)
-            self._trig_m2 = trig_m * trig_m
-        else:
-            self._trig_m2 = math.inf
+                                         (lv.bX, lv.bY), lv.sig_m)
+        lv.thresholds(self._fast_gain(), self._judge.trigger_m if self._positional else None)
 
     def _fast_gain(self) -> float:
         """Noise of the fast EMA relative to one sample."""
@@ -390,7 +310,7 @@ class Pipeline:
         excursion = (j.exc_max, max(j.tip_t_ms, j.exc_peak_t)) if tipped else _NO_EXCURSION
         excess, righted = tips.measure(sig, tipped, j.pressing.presses > 0, excursion)
         if righted:
-            j.righted = True
+            j.righting_seen()
         cells = self._cells  # (the latest sample's force and moments)
         f = cells.F
         j.observe(t, f, excess)
@@ -412,10 +332,11 @@ class Pipeline:
         seg = self._seg
         assert seg is not None
         sig.f, sig.x, sig.y = seg[0], seg[1], seg[2]
-        sig.base = (self._bF, self._bX, self._bY)
-        sig.zero = (self._zX, self._zY)
-        sig.sigma_f = self._sig_f
-        sig.sigma_m = self._sig_m
+        lv = self._level
+        sig.base = (lv.bF, lv.bX, lv.bY)
+        sig.zero = (lv.zX, lv.zY)
+        sig.sigma_f = lv.sig_f
+        sig.sigma_m = lv.sig_m
 
     def _press_view(self, j: SegmentJudge) -> PressView:
         """What the tip tests read of the judge's presses (``PressView``). The last view is reused
@@ -480,7 +401,8 @@ class Pipeline:
     @property
     def zero(self) -> tuple[float, float, float]:
         """The empty-disc zero (F, Mx, My)."""
-        return self._zF, self._zX, self._zY
+        lv = self._level
+        return lv.zF, lv.zX, lv.zY
 
     @property
     def landing(self) -> tuple[int, float, float] | None:
@@ -490,7 +412,7 @@ class Pipeline:
     def tip_threshold(self) -> float:
         """Unexplained moment (g*mm) that means a tip (the segment judge weighs the tilt
         excursion against it)."""
-        return self.tips.threshold(self._sig_m)
+        return self.tips.threshold(self._level.sig_m)
 
     def tip_episode_over(self, t: int) -> None:
         """A tip episode ended at ``t`` (settled): the tip tests start their refractory window."""
@@ -514,8 +436,7 @@ class Pipeline:
         self._state = STILL
         self._seg = None
         self._still_from_n = self._n
-        self._slope_t = None
-        self._bF, self._bX, self._bY = level
+        self._level.settle(level)
         self._fF, self._fX, self._fY = level
         self.tips.level()
         if self._positional:

@@ -3,6 +3,8 @@
 The ``Pipeline`` keeps the signals and the fast path; ``SegmentJudge`` looks at one segment:
 its peaks, the finger press, a tip, and the still level at the end, and decides what happened
 (``placed``, ``removed``, ``fell``, ``hand``, ``settled`` or nothing at all for a bump).
+It owns the segment's bookkeeping and its stages; a stage is told what it needs of the segment
+(``FallWatch``: ``SegmentFacts``, built by ``fall_facts``) and the judge applies what it decides.
 """
 
 from __future__ import annotations
@@ -11,12 +13,14 @@ import math
 from typing import TYPE_CHECKING
 
 from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold, unexplained
-from companion.sensing.falls import SIZES, pawn_moment
-from companion.sensing.fallwatch import FallWatch
+from companion.sensing.fallcalls import FallCalls
+from companion.sensing.falls import SIZES
+from companion.sensing.fallwatch import LONE_LOSS_PAWNS, FallWatch
 from companion.sensing.handruns import HandRuns
 from companion.sensing.massonly import Press, tip_after_release, tip_events, tip_of
 from companion.sensing.placing import PawnLocator, Placements
 from companion.sensing.pressing import PressTracker
+from companion.sensing.segfacts import NO_STAIRS, SegmentFacts, StairsRead
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.stillwindow import StillWindow
@@ -28,7 +32,6 @@ if TYPE_CHECKING:
     from companion.sensing.pipeline import Pipeline
 
 PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, pinch or hand) ...
-LONE_LOSS_PAWNS = 2  # without a tip, pawns leave one (or two) at a time: a slide-off or a removal
 HAND_WITH_LOSS_MS = 1200.0  # a sustained press this long next to a loss is a hand (pinches last up to ~1 s)
 PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pawn itself is no press)
 # a still level that did not begin with a finger letting go (a light finger, a few grams, may rest
@@ -37,7 +40,7 @@ PRESS_MIN_PAWNS = 1.5  # ... and at least this many of the heaviest pawn (the pa
 RELEASE_UNSEEN_MS = 1000.0
 PRE_TRIGGER_MS = 150.0  # a press is summed from this long before its trigger (the old level)
 BREAK_LOOK_MS = 50.0  # when such a level moves, where the force went this much later tells why
-
+_new_facts = tuple.__new__  # ``SegmentFacts`` from its fields in order (``fall_facts``)
 
 
 class SegmentJudge:
@@ -62,8 +65,12 @@ class SegmentJudge:
         self.pre_trigger_n = max(2, round(PRE_TRIGGER_MS / dt))
         self.fall_n = max(3, round(250.0 / dt))
         self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
-        self.falls = FallWatch(self, settings, self.masses, self.layout, positional, dt, self.fall_n,
-                               self.step_n)
+        self._zero_tol = 0.45 * self.masses["small"]  # ``zero_tol_g``
+        # the fall state and readings (``FallWatch``); ``falls``: the view of it the stages given
+        # the judge call (``FallCalls``)
+        self.fallwatch = FallWatch(settings, self.masses, self.layout, positional, dt, self.fall_n,
+                                   self.step_n, self._zero_tol)
+        self.falls = FallCalls(self.fallwatch, self.fall_facts)
         self.stillness = StillWindow(settings, positional)
         self.pressing = PressTracker(settings, self.press_min_g, dt, header.layout.radius_mm)
         self.hands = HandRuns(settings)
@@ -94,7 +101,7 @@ class SegmentJudge:
         self.floor_peak = -math.inf  # largest force since that level
         self.slope = (0.0, 0.0, 0.0)
         self.pressing.reset()
-        self.falls.reset()  # the fall state (staircase, pawns on the base plate, losses reported)
+        self.fallwatch.reset()  # the fall state (staircase, pawns on the base plate, losses reported)
         self.stillness.reset()
         self.hands.reset(t)  # peaks and hand-like runs (``HandRuns``)
 
@@ -111,7 +118,34 @@ class SegmentJudge:
 
     def zero_tol_g(self, pipe: Pipeline) -> float:
         """Largest net force change that still counts as 'no change' (below half a small pawn)."""
-        return 0.45 * self.masses["small"]
+        return self._zero_tol
+
+    def fall_facts(self, t: int | None) -> SegmentFacts:
+        """What ``FallWatch`` is told of this segment for a reading at ``t`` (None: no drift)."""
+        tp = self.tipping  # (built every tipped sample: the tuple directly, without the keywords' __new__)
+        return _new_facts(SegmentFacts, (self.tip_t, self.base, self.base if t is None else self.drifted(t),
+                                         self.righted, self.exc_max, self.seg_exc_max, self.placed_t,
+                                         self.press_at_tip, self.unsure_falls, self.hands.touched, tp.est,
+                                         tp.placed))
+
+    def _apply_stairs(self, pipe: Pipeline, t: int, read: StairsRead) -> list[dict]:
+        """Apply what ``FallWatch.watch_stairs`` decided (the falls made unsure; the tipping pawn
+        weighed on the tilted disc: its ``placed``, not confident, the base up by it); the events."""
+        if read.unsure:
+            self.unsure_falls = True
+        if read.placed is None:
+            return list(read.events)
+        size, gain, px, py = read.placed
+        ev = self.placed_event(pipe, t, size, gain, px, py)
+        ev["confident"] = False
+        self.tipping.placed = True
+        b = self.base
+        self.base = (b[0] + gain, b[1] + gain * px, b[2] + gain * py)
+        return [ev]
+
+    def righting_seen(self) -> None:
+        """The tip tests saw the disc righting itself after the tip."""
+        self.righted = True
 
     # ---------------------------------------------------------------- per sample
     def begin(self, pipe: Pipeline, t: int) -> None:
@@ -176,16 +210,23 @@ class SegmentJudge:
     def check(self, pipe: Pipeline, t: int, tipped: bool) -> list[dict] | None:
         """Called every sample inside a segment; returns events once the segment is judged."""
         if tipped:
-            landed = self.falls.watch_stairs(pipe, t)
-            if landed:
-                return landed
+            fw = self.fallwatch
+            facts = self.fall_facts(t)
+            read = fw.watch_stairs(pipe, t, facts)
+            if read is not NO_STAIRS:
+                landed = self._apply_stairs(pipe, t, read)
+                if landed:
+                    return landed
+                facts = self.fall_facts(t)  # (the segment changed)
             if self.tipping.est is not None:
                 return self._check_pre(pipe, t)
-            if self.falls.tip_moment is None:
-                self.falls.tip_moment = pawn_moment(pipe.pawns)
-            early = self.falls.check_falls(pipe, t)
-            if early:
-                return early
+            fw.remember_tip_moment(pipe.pawns)
+            level_f = fw.quiet_level(pipe)
+            if level_f is not None:
+                self.hands.new_level(level_f)  # a new quiet level: an open run was a step (a pawn falling)
+                early = fw.check_falls(pipe, t, level_f, facts)
+                if early:
+                    return early
         self.n_checked += 1
         n = self.tip_settle_n if tipped else pipe.still_n
         if self.cand is not None:
@@ -265,12 +306,12 @@ class SegmentJudge:
         held = t - (self.still_since or t)
         dec = None
         if d_f < 0:
-            if self.falls.base_pickup(pipe, -d_f, None) is not None:
+            if self.fallwatch.base_pickup(pipe, -d_f, None) is not None:
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = False
                 return self._maybe_finish(pipe, t)
-            dec = self.falls.read_loss(pipe, -d_f, None)
-            if dec is not None and self._plausible_loss(pipe, -d_f, sum(dec.counts.values()), held):
+            dec = self.fallwatch.read_loss(pipe, -d_f, None, self.fall_facts(t))
+            if dec is not None and self.fallwatch.plausible_loss(pipe, -d_f, sum(dec.counts.values())):
                 self.cand, self.cand_kind = (level, pipe.still_n), "lost"
                 self.cand_unsure = sum(dec.counts.values()) > LONE_LOSS_PAWNS
                 return self._maybe_finish(pipe, t)
@@ -290,15 +331,6 @@ class SegmentJudge:
             return events
         return None
 
-    def _plausible_loss(self, pipe: Pipeline, lost: float, count: int, held: int) -> bool:
-        """Can a level ``lost`` grams below the base, with no tip, be pawns leaving? Not more mass
-        than the tracked pawns weigh (a hand lifting the disc); not many pawns at once unless the
-        level lasts far longer than a hand holds (then reported, but not as confident)."""
-        on_disc = sum(p.mass_g for p in pipe.pawns) + sum(p.mass_g for p in pipe.base_pawns)
-        if lost > 1.1 * on_disc + max(self.s.pawn_tol_min_g, 0.5 * self.masses["small"]):
-            return False
-        return count <= LONE_LOSS_PAWNS
-
     def _maybe_finish(self, pipe: Pipeline, t: int) -> list[dict] | None:
         if self.cand is None or self.cand[1] < self.level_n:
             return None
@@ -316,14 +348,11 @@ class SegmentJudge:
     def _finish_cand(self, pipe: Pipeline, t: int) -> list[dict]:
         """Emit the pawn event of a candidate level and go back to still."""
         assert self.cand is not None
-        level = self.cand[0]
-        n = self.cand[1]
+        level, n = self.cand
         kind = self.cand_kind
         self.cand = None
         base = self.drifted(t)
-        d_f = level[0] - base[0]
-        d_x = level[1] - base[1]
-        d_y = level[2] - base[2]
+        d_f, d_x, d_y = level[0] - base[0], level[1] - base[1], level[2] - base[2]
         events: list[dict] = []
         if kind == "placed":
             size = self.placing.match_size(d_f)
@@ -349,7 +378,8 @@ class SegmentJudge:
                     events.append(pipe.tipped_late(t))
                     return events
         else:
-            loss = self.falls.loss_events(pipe, t, -d_f, (-d_x, -d_y), removed=self.hands.peak_hi >= 2.5)
+            loss = self.fallwatch.loss_events(pipe, t, -d_f, (-d_x, -d_y), self.hands.peak_hi >= 2.5,
+                                              self.fall_facts(t))
             if loss and self.cand_unsure:
                 loss[-1]["confident"] = False
             events.extend(loss)

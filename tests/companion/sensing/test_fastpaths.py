@@ -193,5 +193,5 @@ def test_feed_many_gives_exactly_the_events_of_feed(family: str, cells: int, rat
     got += many.feed_many(iter(samples[len(samples) // 2:]))
     assert got == events and many.finish() == one.finish()
     assert many.snapshot() == one.snapshot()
-    assert (many._n, many._bF, many._fX, many._noise, many._cells.F, many._cells._rows) == \
-        (one._n, one._bF, one._fX, one._noise, one._cells.F, one._cells._rows)
+    assert (many._n, many._level.bF, many._fX, many._level.noise, many._cells.F, many._cells._rows) == \
+        (one._n, one._level.bF, one._fX, one._level.noise, one._cells.F, one._cells._rows)

@@ -17,10 +17,10 @@ from companion.sensing.decomposing import PICKS_PER_FEED, TILTED_ERR_G, LossRead
 from companion.sensing.doubts import DOUBT_HOLDS, Doubts
 from companion.sensing.falls import Decomposition, Pawn
 from companion.sensing.fallwatch import FallWatch
-from companion.sensing.handruns import HandRuns
 from companion.sensing.massonly import MissedTip, Press, tip_after_release, tip_of
 from companion.sensing.placing import PawnLocator, Placements
 from companion.sensing.pressing import PressTracker
+from companion.sensing.segfacts import SegmentFacts
 from companion.sensing.settings import SensingSettings
 from companion.sensing.stillwindow import StillWindow
 from companion.sensing.tipping import TippingPawn
@@ -270,32 +270,12 @@ def test_a_pawn_that_stood_steady_before_the_tip_is_weighed_a_finger_is_not() ->
 
 
 # ---------------------------------------------------------------- FallWatch
-class _Host:
-    """The segment a ``FallWatch`` reads (``FallHost``): a disc tipped at 1 s, righted."""
-
-    def __init__(self) -> None:
-        self.tip_t: int | None = 1000
-        self.base = (20.0, 0.0, 1500.0)
-        self.righted = True
-        self.exc_max = 5000.0
-        self.seg_exc_max = 0.0
-        self.placed_t = -10**9
-        self.tipping = TippingPawn(_placements(), 12.5)
-        self.press_at_tip = False
-        self.unsure_falls = False
-        self.hands = HandRuns(SensingSettings())
-        self.hands.tipped()
-        self.hands.run_sign = 1
-        self.hands.back_t = 5
-
-    def drifted(self, t: int) -> tuple[float, float, float]:
-        return self.base
-
-    def zero_tol_g(self, pipe: object) -> float:
-        return 0.45 * MASSES["small"]
-
-    def placed_event(self, pipe: object, t: int, size: str, mass: float, x: float, y: float) -> dict:
-        raise AssertionError("no placement here")
+def _facts(**kw: object) -> SegmentFacts:
+    """The segment a ``FallWatch`` is told of (``SegmentFacts``): a disc tipped at 1 s, righted."""
+    facts = SegmentFacts(tip_t=1000, base=(20.0, 0.0, 1500.0), drifted=(20.0, 0.0, 1500.0), righted=True,
+                         exc_max=5000.0, seg_exc_max=0.0, placed_t=-10**9, press_at_tip=False,
+                         unsure_falls=False, touched=frozenset(), tipping_est=None, tipping_placed=False)
+    return facts._replace(**kw)
 
 
 class _Pipe:
@@ -324,30 +304,38 @@ class _Pipe:
         return [self.level] * n
 
 
-def _watch(host: _Host) -> FallWatch:
+def _watch() -> FallWatch:
     header = Table().header
-    return FallWatch(host, SensingSettings(), dict(MASSES), header.layout, True, 12.5, 20, 5)
+    return FallWatch(SensingSettings(), dict(MASSES), header.layout, True, 12.5, 20, 5,
+                     0.45 * MASSES["small"])
 
 
 def test_a_quiet_level_of_the_tilted_disc_a_pawn_lighter_is_that_pawn_fallen() -> None:
-    host = _Host()
-    falls = _watch(host)
+    falls = _watch()
     pawns = _pawns()
     pipe = _Pipe(20.0 - 4.6, list(pawns))
-    events = falls.check_falls(pipe, 1800)  # type: ignore[arg-type]
+    level = falls.quiet_level(pipe)  # type: ignore[arg-type]
+    assert level == pytest.approx(15.4)  # (the judge makes it the hand runs' reference)
+    events = falls.check_falls(pipe, 1800, level, _facts())  # type: ignore[arg-type]
     assert events is not None and [e["event"] for e in events] == ["fell"]
     assert events[0]["pawns"] == {"small": 0, "medium": 1, "large": 0}
     assert falls.lost_reported == pytest.approx(4.6) and falls.last_loss_t == 1800
     assert pawns[1] not in pipe.pawns  # the pawn list is updated
-    hands = host.hands
-    assert hands.ref == pytest.approx(15.4) and hands.run_sign == 0 and hands.back_t is None
-    assert falls.check_falls(pipe, 1812) is None  # read already: nothing new
+    assert falls.check_falls(pipe, 1812, level, _facts()) is None  # type: ignore[arg-type]  # read already
+
+
+def test_the_falls_of_a_tip_are_unsure_when_the_judge_says_so() -> None:
+    """What the falls' readings know of the segment is what the facts say: a pawn possibly gone
+    unweighed (``unsure_falls``) and a hand on the table during the tip (``touched``) are doubts."""
+    events = _watch().check_falls(_Pipe(20.0 - 4.6, _pawns()), 1800, 15.4,  # type: ignore[arg-type]
+                                  _facts(unsure_falls=True, touched=frozenset({1})))
+    assert events is not None and events[0]["confident"] is False
+    assert {"pushed"} <= set(events[0]["doubts"])
 
 
 def test_a_new_segment_forgets_the_falls_of_the_last() -> None:
-    host = _Host()
-    falls = _watch(host)
-    falls.check_falls(_Pipe(20.0 - 4.6, _pawns()), 1800)  # type: ignore[arg-type]
+    falls = _watch()
+    falls.check_falls(_Pipe(20.0 - 4.6, _pawns()), 1800, 15.4, _facts())  # type: ignore[arg-type]
     falls.reset()
     assert falls.lost_reported == 0.0 and falls.on_base == [] and falls.tip_moment is None
     assert falls.last_loss_t == -1 and falls.losses.memo == {}
