@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from itertools import islice
 
 from companion.sensing.knock import KnockWatch
 from companion.sensing.release import ReleaseLimits, ReleaseWatch
@@ -30,6 +29,7 @@ from companion.sensing.settings import SensingSettings
 from companion.sensing.strike import LANDING_DIP, RimStrike, median
 from companion.sensing.tipviews import PressView, Signals
 from companion.sensing.trace import TraceHeader
+from companion.sensing.windownoise import WindowNoise
 from companion.sensing.wobble import WobbleHold
 
 TIP_AFTER_PUSH_MS = 80  # no moment tip this soon after a press (its transient is in the smoothed signals)
@@ -118,9 +118,7 @@ class TipTests:
         self._residual_t: int | None = None  # when the residual test last found the disc going over
         self._no_tip_until = -1  # after a tip episode, the disc righting itself is no new tip
         self._pushed_t = -10**9  # last time a finger or hand pushed (or lifted) well beyond a pawn
-        self._win_count = 0  # windows measured for ``_win_var``
-        self._win_done_n = 0  # the sample count when windows were last measured
-        self._win_var = 0.0  # variance of a window mean about the still baseline (per axis, g²mm²)
+        self._window = WindowNoise(self._win_n)  # the release watch's window noise
         self._thr_memo: tuple[float, float] = (-1.0, 0.0)  # (sigma_m, threshold)
         self._impulse_until = 0  # sample count until which a one-reading impulse is in the signals
         # carried from ``measure`` to ``decide`` within one sample
@@ -152,7 +150,7 @@ class TipTests:
 
     def resync(self) -> None:
         """The pipeline re-learns its level (a cell replaced): the sample count starts again."""
-        self._win_done_n = 0
+        self._window.restart()
         self._rim.reset()
 
     def level(self) -> None:
@@ -177,37 +175,13 @@ class TipTests:
     # ------------------------------------------------------------------ noise
     def track_window_noise(self, hx: Sequence[float], hy: Sequence[float], count: int,
                            still_from: int, base_xy: tuple[float, float], sigma_m: float) -> None:
-        """How far a short window's mean moment strays from the still baseline: the noise the
-        release watch must clear. Measured, not derived from the per-sample noise, because slow
-        (1/f) noise and vibration do not average out over a few samples. Each call (every 64
-        still samples) takes the non-overlapping windows of the still samples buffered since the
-        last call. ``hx``, ``hy``: the still disc's recent moments; ``count``: the sample count
-        now; ``still_from``: the sample count since when the disc has been still (and warm);
-        ``base_xy``: the still baseline's moment."""
-        n = self._win_n
-        fresh = min(len(hx), count - max(still_from, self._win_done_n))
-        if fresh < n:
-            return
-        self._win_done_n = count
-        m = len(hx)
-        k = 1.0 / n
-        floor = sigma_m ** 2 * k
-        bx, by = base_xy
-        for end in range(m, m - fresh + n - 1, -n):
-            dx = sum(islice(hx, end - n, end)) * k - bx
-            dy = sum(islice(hy, end - n, end)) * k - by
-            d2 = 0.5 * (dx * dx + dy * dy)
-            self._win_count += 1
-            if self._win_var <= 0.0:
-                self._win_var = max(d2, floor)
-            elif d2 < 25.0 * self._win_var:  # a window that caught a bump is no noise sample
-                # a plain mean of the first windows, then a slow average
-                self._win_var += max(0.02, 1.0 / self._win_count) * (d2 - self._win_var)
-        self._win_var = max(self._win_var, floor)
+        """The still disc's window noise, the noise the release watch must clear
+        (``windownoise.py``)."""
+        self._window.track(hx, hy, count, still_from, base_xy, sigma_m)
 
     def window_sigma_m(self, sigma_m: float) -> float:
         """Noise (g·mm, per axis) of the mean moment over the release watch's window."""
-        return math.sqrt(self._win_var) if self._win_var > 0.0 else sigma_m
+        return self._window.sigma(sigma_m)
 
     def threshold(self, sigma_m: float) -> float:
         """Unexplained moment (g*mm) that means a tip: a floor, raised on noisy tables."""
@@ -398,7 +372,7 @@ class TipTests:
         from where the press put it, with the force quiet and one pawn heavier."""
         w = pv.press[0]
         if self._release is None or w <= 0 or pv.pressing or self._refractory(sig, pv.placed) or \
-                self._win_count < RELEASE_NOISE_WINDOWS:
+                self._window.count < RELEASE_NOISE_WINDOWS:
             return False
         press = (w, pv.press[1] / w, pv.press[2] / w)
         off = self._release.step(press, pv.level, (sig.f[-1], sig.x[-1], sig.y[-1]),
