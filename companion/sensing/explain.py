@@ -71,13 +71,13 @@ def missed_tip_reading(judge: SegmentJudge, pipe: Pipeline, lost: float,
     tol_m = max(MOMENT_TOL_GMM, MOMENT_TOL_FRAC * judge.layout.radius_mm * lost,
                 3.0 * pipe.sigma_m() * math.sqrt(2.0 / judge.level_n))
     dec = decompose(lost, moment, pawns, judge.masses, sigma_g=sigma, moment_tol_gmm=tol_m,
-                    radius_mm=judge.layout.radius_mm, max_picks=judge.falls.picks_budget(pipe))
-    judge.falls.spend_picks(dec)
+                    radius_mm=judge.layout.radius_mm, max_picks=judge.fallwatch.picks_budget(pipe))
+    judge.fallwatch.spend_picks(dec)
     if dec is None:  # within the subset's own position errors (sqrt of the sum of m^2 <= the mass lost)
         dec = decompose(lost, moment, pawns, judge.masses, sigma_g=sigma,
                         moment_tol_gmm=max(tol_m, 3.0 * POS_ERR_MM * lost), radius_mm=judge.layout.radius_mm,
-                        max_picks=judge.falls.picks_budget(pipe))
-        judge.falls.spend_picks(dec)
+                        max_picks=judge.fallwatch.picks_budget(pipe))
+        judge.fallwatch.spend_picks(dec)
     if dec is None or not dec.pawns:
         return None
     mass = sum(p.mass_g for p in dec.pawns)
@@ -108,7 +108,7 @@ def went_over_reading(judge: SegmentJudge, pipe: Pipeline, lost: float) -> Decom
         return None
     if lost > 1.1 * sum(p.mass_g for p in pipe.pawns) + judge.zero_tol_g(pipe):
         return None
-    dec = judge.falls.read_loss(pipe, lost, None)
+    dec = judge.fallwatch.read_loss(pipe, lost, None, judge.fall_facts(None))
     return dec if dec is not None and dec.pawns else None
 
 
@@ -168,7 +168,7 @@ def held_came_back(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
         # second); after a lift, or a longer press, a hand held the disc and pawns went
         pinch = h.f > 0.0 and duration <= PINCH_MAX_MS
         moment = (-rest[1], -rest[2]) if judge.positional else None
-        events = judge.falls.loss_events(pipe, t, -rest[0], moment, removed=pinch)
+        events = judge.fallwatch.loss_events(pipe, t, -rest[0], moment, pinch, judge.fall_facts(t))
         if pinch and events and events[0]["event"] == "removed":
             pipe.held = None
             pipe.end_segment(level)
@@ -194,7 +194,7 @@ def held_expired(judge: SegmentJudge, pipe: Pipeline, t: int) -> list[dict]:
     lost = -h.f
     if lost > 1.1 * sum(p.mass_g for p in pipe.pawns) + judge.zero_tol_g(pipe):
         return []
-    dec = judge.falls.read_loss(pipe, lost, None)
+    dec = judge.fallwatch.read_loss(pipe, lost, None, judge.fall_facts(None))
     if dec is None or not dec.pawns:
         return []
     for p in dec.pawns:

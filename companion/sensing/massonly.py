@@ -98,7 +98,7 @@ def tip_events(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, 
     the mass alone) and ``settled``; the segment ends at ``level``."""
     events = [] if tip.placed is None else [judge.placed_event(pipe, t, *tip.placed)]
     events.append({"event": "tipped", "t_ms": t})
-    falls = judge.falls.loss_events(pipe, t, tip.lost, None, removed=False)
+    falls = judge.fallwatch.loss_events(pipe, t, tip.lost, None, False, judge.fall_facts(t))
     for ev in falls:
         ev["confident"] = False
     events.extend(falls)

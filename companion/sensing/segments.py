@@ -13,7 +13,6 @@ import math
 from typing import TYPE_CHECKING
 
 from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold, unexplained
-from companion.sensing.fallcalls import FallCalls
 from companion.sensing.falls import SIZES
 from companion.sensing.fallwatch import LONE_LOSS_PAWNS, FallWatch
 from companion.sensing.handruns import HandRuns
@@ -66,11 +65,10 @@ class SegmentJudge:
         self.fall_n = max(3, round(250.0 / dt))
         self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
         self._zero_tol = 0.45 * self.masses["small"]  # ``zero_tol_g``
-        # the fall state and readings (``FallWatch``); ``falls``: the view of it the stages given
-        # the judge call (``FallCalls``)
+        # the fall state and readings (``FallWatch``): every call is told the segment's facts
+        # (``fall_facts``)
         self.fallwatch = FallWatch(settings, self.masses, self.layout, positional, dt, self.fall_n,
                                    self.step_n, self._zero_tol)
-        self.falls = FallCalls(self.fallwatch, self.fall_facts)
         self.stillness = StillWindow(settings, positional)
         self.pressing = PressTracker(settings, self.press_min_g, dt, header.layout.radius_mm)
         self.hands = HandRuns(settings)

@@ -39,8 +39,8 @@ def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
     d_x, d_y = level[1] - base[1], level[2] - base[2]
     # level again when the moment is back where the pawns left on the disc put it (the pawns
     # reported fallen taken away from where they stood): the tilt excursion has gone
-    off = math.hypot(d_x + judge.falls.lost_moment[0], d_y + judge.falls.lost_moment[1])
-    new_loss = -d_f - judge.falls.lost_reported
+    off = math.hypot(d_x + judge.fallwatch.lost_moment[0], d_y + judge.fallwatch.lost_moment[1])
+    new_loss = -d_f - judge.fallwatch.lost_reported
     level_now = off < max(LEVEL_MIN_GMM, LEVEL_FRACTION * judge.exc_max) + \
         judge.lever_mm * max(0.0, new_loss)
     level_ok = judge.righted and level_now
@@ -56,7 +56,7 @@ def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
     # their moment now just outside the disc's edge, so the level is not where the tracked
     # pawns put it)
     set_down = (lay_over and not level_now and new_loss <= judge.zero_tol_g(pipe)
-                and judge.falls.lost_reported == 0.0 and off < SET_DOWN_FRACTION * judge.off_tilted)
+                and judge.fallwatch.lost_reported == 0.0 and off < SET_DOWN_FRACTION * judge.off_tilted)
     if not level_now:
         judge.off_tilted = max(judge.off_tilted, off)
     # never deaf: a disc still but not level is taken as settled once it has lain so for
@@ -64,13 +64,13 @@ def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
     # that stillness, so the wait is also bounded from the tip or the last loss it saw -- even
     # for a disc seen lying over: a player's hand may right it later, but the pipeline does not
     # wait for it (on the living-room tables such waits swallowed the next tips and their falls)
-    waited = t - max(judge.tip_t_ms, judge.falls.last_loss_t)
+    waited = t - max(judge.tip_t_ms, judge.fallwatch.last_loss_t)
     if not level_ok and not set_level and not set_down and held < judge.s.tip_max_unlevel_ms \
             and waited < TIP_DECIDE_MS and resumed is None:
         return None
     if new_loss > judge.zero_tol_g(pipe):
-        moment = (-d_x, -d_y) if level_ok and judge.falls.lost_reported == 0.0 else None
-        loss = judge.falls.loss_events(pipe, t, new_loss, moment, removed=False)
+        moment = (-d_x, -d_y) if level_ok and judge.fallwatch.lost_reported == 0.0 else None
+        loss = judge.fallwatch.loss_events(pipe, t, new_loss, moment, False, judge.fall_facts(t))
         if loss and not level_ok:
             loss[-1]["confident"] = False
         events.extend(loss)
@@ -79,19 +79,20 @@ def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
     # like a disc righting itself): part of the tip, not a hand on the disc. A hand on a
     # disc that was never seen lying over, or that stays tilted, is still a hand.
     hand = [] if lay_over and level_now else judge.hands.events(t)
-    if (level_ok or (level_now and lay_over) or set_down) and not events and judge.falls.lost_reported == 0.0:
+    if (level_ok or (level_now and lay_over) or set_down) and not events and \
+            judge.fallwatch.lost_reported == 0.0:
         # level again without losing any mass: impossible unless pawns slid off onto the
         # base plate (the pawns left on it must hold less than its limit). The same holds
         # when a hand set the disc level (its righting hidden by the hand; lifting a nearly
         # balanced disc takes grams) and let go, provided the disc was seen lying over:
         # otherwise the "tip" may have been a knock, and no fall is invented. And when a
         # hand set it level with pawns lying on the base plate (``set_down``)
-        events.extend(judge.falls.weighed_falls(pipe, t))
+        events.extend(judge.fallwatch.weighed_falls(pipe, t, judge.fall_facts(t)))
     events.extend(_gained_pawn(judge, pipe, t, d_f, d_x, d_y, new_loss, events))
     events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
     events.append({"event": "settled", "t_ms": t})
-    pipe.base_pawns.extend(judge.falls.on_base)  # still on the platform (weighed), not on the disc
-    judge.falls.on_base = []
+    pipe.base_pawns.extend(judge.fallwatch.on_base)  # still on the platform (weighed), not on the disc
+    judge.fallwatch.on_base = []
     if resumed is not None:
         size, x, y, mass = resumed
         placed = judge.placed_event(pipe, t, size, mass, x, y)
@@ -100,7 +101,7 @@ def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,
     pipe.end_segment(real_level)
     pipe.tip_episode_over(t)
     if not level_now and lay_over and resumed is None:
-        pipe.lying_over = (d_x + judge.falls.lost_moment[0], d_y + judge.falls.lost_moment[1])
+        pipe.lying_over = (d_x + judge.fallwatch.lost_moment[0], d_y + judge.fallwatch.lost_moment[1])
     return events
 
 
@@ -129,7 +130,7 @@ def _play_resumed(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[floa
         judge.tip_floor = level
         judge.floor_peak = level[0]
         return None
-    if judge.falls.lost_reported <= 0.0 or judge.tipping.est is not None:
+    if judge.fallwatch.lost_reported <= 0.0 or judge.tipping.est is not None:
         return None
     if judge.floor_peak - level[0] < judge.press_min_g:
         return None  # no finger pressed a pawn down (a hand lifting the low rim lets go without)
@@ -151,7 +152,7 @@ def _gained_pawn(judge: SegmentJudge, pipe: Pipeline, t: int, d_f: float, d_x: f
     placed: the decision is revised -- a pawn was set down (pressed too lightly to count as a
     press, the disc wobbling as it settled: read as a tip), and its ``placed`` (not confident)
     is reported now instead of being lost."""
-    if judge.tipping.placed or judge.falls.lost_reported > 0.0 or events or \
+    if judge.tipping.placed or judge.fallwatch.lost_reported > 0.0 or events or \
             -new_loss <= judge.zero_tol_g(pipe):
         return []
     size = judge.placing.match_size(d_f)
