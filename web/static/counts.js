@@ -5,6 +5,7 @@
 
 window.DingoCounts = (function () {
   const SIZES = ["small", "medium", "large"];
+  const UNKNOWN_MOST = 40;   // the typed inputs' old bound
 
   /* env: { h, btn }; counts: size -> count (changed in place); most: size -> the largest count allowed.
      Only the sizes of which at least one can have fallen get a row. */
@@ -27,5 +28,26 @@ window.DingoCounts = (function () {
     }));
   }
 
-  return { SIZES, rows };
+  /* A fall to confirm or correct: its counts, whether the pawn just placed fell too, and the button that
+     sends them. held: { pawns, placed } (kept by the caller); onSend(pawns of every size, placed). */
+  function fallForm(env, held, most, label, onSend) {
+    const placed = env.h("input", { type: "checkbox", class: "placed-box" });
+    placed.checked = held.placed;
+    placed.addEventListener("change", () => { held.placed = placed.checked; });
+    return env.h("div", { class: "fall-form" }, rows(env, held.pawns, most),
+      env.h("label", { class: "count placed" }, placed, "the pawn just placed fell too"),
+      env.btn(label, () => onSend(Object.fromEntries(SIZES.map((s) => [s, held.pawns[s] || 0])), placed.checked), "big"));
+  }
+
+  /* What the disc held before the fall the state is about (the most of a size that can have fallen in
+     it), or, when the page does not know it, a bound the rules check anyway. */
+  function mostBefore(state) {
+    const base = state.last_fall && state.last_fall.base && state.last_fall.base.disc;
+    if (base) return (s) => base[s] || 0;
+    const pending = (state.pending_fall && state.pending_fall.pawns) || null;
+    if (pending) return (s) => ((state.disc || {})[s] || 0) + (pending[s] || 0);
+    return () => UNKNOWN_MOST;
+  }
+
+  return { SIZES, rows, fallForm, mostBefore };
 })();
