@@ -150,3 +150,22 @@ def test_the_host_corrects_the_last_fall_in_the_dialog_with_the_buttons(table, b
     assert state["disc"] == {"small": 0, "medium": 0, "large": 1}  # Anna's large stood after all
     assert state["players"][1]["supply"] == {"small": 6, "medium": 6, "large": 6}
     assert not errors, errors
+
+
+def test_with_no_fall_to_correct_the_dialog_says_so_and_the_game_refuses(table, browser, log_in_as_host):
+    from playwright.sync_api import expect
+
+    url, controller = table
+    tip_both(controller, confident=True)
+    controller.apply({"type": "place", "size": "medium", "sensed": False})  # Ben again: too late to correct
+    before = controller.message()["state"]
+    page, errors = open_page(browser, url, log_in_as_host, 390, 844)
+    page.click("#fix-btn")
+    form = page.locator("#fix[open] .fall-form")
+    expect(page.locator("#fix-fall")).to_contain_text("No fall has just settled")
+    expect(form.locator(".tap-row")).to_have_count(3)  # the page does not know the disc before it
+    form.locator(".tap-row[data-size=medium] button.tap-plus").click()
+    form.locator("button.big", has_text="Correct the fall").click()
+    expect(page.locator(".refusal")).to_contain_text("no just-settled fall to correct")
+    assert controller.message()["state"] == before
+    assert not errors, errors
