@@ -50,7 +50,10 @@ def open_page(browser, url, log_in_as_host, width=800, height=1280):
 
 
 def synced(page, controller) -> None:
-    page.wait_for_function(f"document.body.dataset.version === '{controller.message()['version']}'")
+    """Wait until the page shows the table's latest change (no wait_for_function: the CSP forbids eval)."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("body")).to_have_attribute("data-version", str(controller.message()["version"]))
 
 
 def assert_big(buttons) -> None:
