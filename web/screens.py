@@ -217,7 +217,7 @@ def shoot(out: Path) -> list[str]:
                                         "confident": False})
 
             def refuse(page) -> None:
-                page.fill(".fall-form input[data-size=small]", "5")
+                page.click(".fall-form .tap-row[data-size=small] button.tap-minus")
                 page.click(".fall-form button.big")
                 page.wait_for_selector(".refusal")
             snap("refused", refuse)

@@ -269,8 +269,9 @@
             btn("Redo: pick it up", () => act({ type: "redo_placement" }), "alt")));
         break;
       case "confirm_fall":
-        box.append(h("div", { class: "q" }, "What fell? The sensors are not sure."), fallForm(exp.pawns, exp.placed_fell,
-          (pawns, placedFell) => act({ type: "confirm_fall", pawns, placed_fell: placedFell }), "Confirm the fall"));
+        box.append(h("div", { class: "q" }, "What fell? The sensors are not sure."),
+          fallForm(heldFall(JSON.stringify(exp), exp.pawns, exp.placed_fell), "Confirm the fall",
+            (pawns, placedFell) => act({ type: "confirm_fall", pawns, placed_fell: placedFell })));
         break;
       case "end_game":
         box.append(btn("The disc is still: end the game", () => act({ type: "end_game" }), "big"));
@@ -316,20 +317,14 @@
     return wrap;
   }
 
-  function fallForm(pawns, placedFell, onSend, label) {
-    const counts = Object.assign({ small: 0, medium: 0, large: 0 }, pawns || {});
-    const inputs = SIZES.map((s) => h("label", { class: "count" }, s,
-      h("input", { type: "number", min: 0, max: 40, value: counts[s], "data-size": s })));
-    const placed = h("input", { type: "checkbox" });
-    placed.checked = placedFell !== false;
-    const form = h("div", { class: "fall-form" }, h("div", { class: "row" }, inputs),
-      h("label", { class: "count" }, placed, "the pawn just placed fell too"));
-    form.append(btn(label, () => {
-      const out = {};
-      form.querySelectorAll("input[data-size]").forEach((i) => { out[i.dataset.size] = parseInt(i.value || "0", 10); });
-      onSend(out, placed.checked);
-    }, "big"));
-    return form;
+  /* a fall form's counts follow the game's latest state; kept while the question is the same */
+  const mostNow = (s) => DingoCounts.mostBefore((S.msg && S.msg.state) || {})(s);
+  function fallForm(held, label, onSend) {
+    return DingoCounts.fallForm(env(), held, mostNow, label, onSend);
+  }
+  function heldFall(key, pawns, placedFell) {
+    if (!S.fall || S.fall.key !== key) S.fall = { key, pawns: { ...(pawns || {}) }, placed: placedFell !== false };
+    return S.fall;
   }
 
   function renderPlayers(state, exp) {
@@ -400,9 +395,10 @@
 
   function openFix() {
     const st = (S.msg && S.msg.state) || {};
-    $("fix-fall").replaceChildren(fallForm(null, null, (pawns, pf) => {
-      act({ type: "correct_fall", pawns, placed_fell: pf }); $("fix").close();
-    }, "Correct the fall"));
+    const last = st.last_fall;   // the fall as it was counted: the host taps the difference
+    $("fix-fall").replaceChildren(last ? "" : h("div", { class: "hint" }, "No fall has just settled."),
+      fallForm({ pawns: { ...((last && last.pawns) || {}) }, placed: !last || last.placed_fell !== false },
+        "Correct the fall", (pawns, pf) => { act({ type: "correct_fall", pawns, placed_fell: pf }); $("fix").close(); }));
     $("fix-size").replaceChildren(...SIZES.map((s) => btn(s, () => { act({ type: "correct_size", size: s }); $("fix").close(); }, "size")));
     $("fix-flags").replaceChildren(...(st.flags || []).map((f) => btn(`Dismiss: ${f.reason}`, () => act({ type: "dismiss_flag", id: f.id }))));
     $("fix").showModal();

@@ -11,7 +11,6 @@ window.DingoCards = (function () {
   ];
   const seat = (n) => SEATS[((n % SEATS.length) + SEATS.length) % SEATS.length];
   const BIG_KINDS = ["reconcile", "clear_disc", "resume", "tip_no_fall"];
-  const SIZES = ["small", "medium", "large"];
   const $ = (id) => document.getElementById(id);
   const C = { refusal: null, counts: {} };   // counts: what the host tapped so far, by prompt id
 
@@ -47,17 +46,7 @@ window.DingoCards = (function () {
   /* ---------- a question answered with pawn counts: big − / + buttons per size (nobody types) ---------- */
   function countRows(p, state, env) {
     const counts = C.counts[p.id] = C.counts[p.id] || {};
-    const most = (s) => ((state.disc || p.counts.max || {})[s] || 0);
-    return env.h("div", { class: "tap-counts" }, SIZES.filter((s) => most(s) > 0).map((s) => {
-      const shown = env.h("span", { class: "tap-count", "data-size": s }, String(counts[s] || 0));
-      const step = (d) => () => {
-        counts[s] = Math.max(0, Math.min(most(s), (counts[s] || 0) + d));
-        shown.textContent = String(counts[s]);
-      };
-      return env.h("div", { class: "tap-row", "data-size": s },
-        env.h("span", { class: "tap-size" }, env.h("span", { class: "pawn-icon pawn-" + s }), `${s} fell`),
-        env.btn("−", step(-1), "tap-btn tap-minus"), shown, env.btn("+", step(1), "tap-btn tap-plus"));
-    }));
+    return DingoCounts.rows(env, counts, (s) => ((state.disc || p.counts.max || {})[s] || 0));
   }
 
   /* ---------- a refused answer: why, in plain words, and the legal answers closest to it ---------- */
