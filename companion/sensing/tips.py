@@ -120,7 +120,6 @@ class TipTests:
         self._pushed_t = -10**9  # last time a finger or hand pushed (or lifted) well beyond a pawn
         self._window = WindowNoise(self._win_n)  # the release watch's window noise
         self._thr_memo: tuple[float, float] = (-1.0, 0.0)  # (sigma_m, threshold)
-        self._impulse_until = 0  # sample count until which a one-reading impulse is in the signals
         # carried from ``measure`` to ``decide`` within one sample
         self._excess = 0.0
         self._excess_fast = 0.0
@@ -205,9 +204,10 @@ class TipTests:
         bF, bX, bY = sig.base
         zX, zY = sig.zero
         bx, by = fX - bX, fY - bY
-        excess = _outward_excess(bx, by, fX - zX, fY - zY, self.lever_mm * abs(fF - bF))
-        self._impulse_seen(sig)
-        if sig.count < self._impulse_until:
+        excess = math.hypot(bx, by) - self.lever_mm * abs(fF - bF)
+        if bx * (fX - zX) + by * (fY - zY) < 0:
+            excess = min(excess, 0.0)  # moving inwards is no tip
+        if excess > 0.0 and self._impulse_recent(sig):
             # a one-reading impulse (a wobbling disc landing back on its support) lingers in the
             # smoothed signals: the latest reading must be out too (a tilt has no such jumps)
             excess = min(excess, _outward_excess(sig.x[-1] - bX, sig.y[-1] - bY, sig.x[-1] - zX,
@@ -249,7 +249,7 @@ class TipTests:
             by = "release"
         if self._residual is not None and not tipped:
             if self._residual.step(sig.f[-1], sig.x[-1], sig.y[-1], sig.base, sig.zero,
-                                   self.window_sigma_m(sig.sigma_m) * self._blk_scale,
+                                   self._window.sigma(sig.sigma_m) * self._blk_scale,
                                    self.threshold(sig.sigma_m)) > 0.0 and \
                     self._load_gmm(sig) > max(LEAST_HOLD_GMM, HOLD_SHARE * self.carried_gmm):
                 self._residual_t = sig.t
@@ -377,7 +377,7 @@ class TipTests:
         press = (w, pv.press[1] / w, pv.press[2] / w)
         off = self._release.step(press, pv.level, (sig.f[-1], sig.x[-1], sig.y[-1]),
                                  sig.zero, self._pawn_range, sig.sigma_f,
-                                 self.window_sigma_m(sig.sigma_m))
+                                 self._window.sigma(sig.sigma_m))
         return off != 0.0 and not sig.glitch and sig.count >= self._suspect_until
 
     @staticmethod
@@ -436,27 +436,31 @@ class TipTests:
         excess = math.hypot(cx - rx, cy - ry) - self.lever_mm * abs(cf - rf)
         if excess > 0 and (cx - rx) * (cx - zx) + (cy - ry) * (cy - zy) < 0:
             return -excess  # the load moves inwards: a disc righting itself, not tipping
-        if sig.count < self._impulse_until:
+        if excess > 0.0 and self._impulse_recent(sig):
             # ... and the latest reading alone: a one-reading impulse must not count in two means
             lx, ly = sx[-1], sy[-1]
             excess = min(excess, _outward_excess(lx - rx, ly - ry, lx - zx, ly - zy,
                                                  self.lever_mm * abs(sf[-1] - rf)))
         return excess
 
-    def _impulse_seen(self, sig: Signals) -> None:
-        """Was the reading before the latest a one-reading impulse of the moment -- far from both
-        its neighbours, which agree with each other? The disc's load cannot go there and come
-        back within a reading by tilting: it is an impact (a wobbling disc landing back on its
-        support) averaged into one conversion. The smoothed signals carry it for a few readings
-        (``_impulse_until``)."""
-        if sig.n < 3:
-            return
+    def _impulse_recent(self, sig: Signals) -> bool:
+        """Is one of the recent readings a one-reading impulse of the moment -- far from both its
+        neighbours, which agree with each other? The disc's load cannot go there and come back
+        within a reading by tilting: it is an impact (a wobbling disc landing back on its
+        support) averaged into one conversion. The smoothed signals carry it for
+        ``_impulse_n`` readings. (Asked only of an excess: squared distances, no roots.)"""
         x, y = sig.x, sig.y
-        d1 = math.hypot(x[-2] - x[-3], y[-2] - y[-3])
-        d2 = math.hypot(x[-1] - x[-2], y[-1] - y[-2])
-        thr = self.threshold(sig.sigma_m)
-        if min(d1, d2) > thr and math.hypot(x[-1] - x[-3], y[-1] - y[-3]) < 0.5 * min(d1, d2):
-            self._impulse_until = sig.count + self._impulse_n
+        thr2 = self.threshold(sig.sigma_m) ** 2
+        xa, ya, xb, yb = x[-1], y[-1], x[-2], y[-2]
+        after = (xa - xb) ** 2 + (ya - yb) ** 2  # reading -k+1 against reading -k
+        for k in range(2, min(self._impulse_n + 1, sig.n - 1) + 1):
+            xc, yc = x[-k - 1], y[-k - 1]
+            before = (xb - xc) ** 2 + (yb - yc) ** 2
+            if after > thr2 and before > thr2 and \
+                    (xa - xc) ** 2 + (ya - yc) ** 2 < 0.25 * min(after, before):
+                return True
+            xa, ya, xb, yb, after = xb, yb, xc, yc, before
+        return False
 
 
 def _outward_excess(dx: float, dy: float, lx: float, ly: float, explained: float) -> float:

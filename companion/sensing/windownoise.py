@@ -21,6 +21,7 @@ class WindowNoise:
         self.count = 0  # windows measured
         self._done_n = 0  # the sample count when windows were last measured
         self._var = 0.0  # variance of a window mean about the still baseline (per axis, g²mm²)
+        self._sigma = 0.0  # ... its root
 
     def restart(self) -> None:
         """The sample count starts again (the pipeline re-learns its level)."""
@@ -52,7 +53,8 @@ class WindowNoise:
                 # a plain mean of the first windows, then a slow average
                 self._var += max(0.02, 1.0 / self.count) * (d2 - self._var)
         self._var = max(self._var, floor)
+        self._sigma = math.sqrt(self._var)
 
     def sigma(self, sigma_m: float) -> float:
         """Noise (g·mm, per axis) of a window's mean moment (``sigma_m`` until measured)."""
-        return math.sqrt(self._var) if self._var > 0.0 else sigma_m
+        return self._sigma if self._var > 0.0 else sigma_m
