@@ -416,7 +416,7 @@ class Pipeline:
 
     def tip_episode_over(self, t: int) -> None:
         """A tip episode ended at ``t`` (settled): the tip tests start their refractory window."""
-        self.tips.episode_over(t, self._judge.exc_max, self.tip_threshold())
+        self.tips.episode_over(t)
 
     def pawn_placed(self) -> None:
         """A placement was judged on a level disc: a new tip is possible again."""

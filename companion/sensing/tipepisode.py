@@ -13,8 +13,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from companion.sensing.tips import LAY_OVER_THRESHOLDS  # a disc seen lying over
-
 if TYPE_CHECKING:
     from companion.sensing.pipeline import Pipeline
     from companion.sensing.segments import SegmentJudge
@@ -23,6 +21,7 @@ LEVEL_FRACTION = 0.4  # level again: the moment within this share of the tilt ex
 LEVEL_MIN_GMM = 150.0  # ... or this much of where the remaining pawns put it
 SET_LEVEL_FROM_MS = 50.0  # sample spacing from which a level disc after lying over settles at once
 SET_DOWN_FRACTION = 0.75  # a disc lying over moved back this far: set level (see ``judge_tip``)
+LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over: its tilt excursion reached this many tip thresholds
 TIP_DECIDE_MS = 3000.0  # a tip episode still open this long after the tip (or its last loss) ends
 _EXP = 5000.0
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from companion.sensing.impulse import impulse_within, outward_excess
 from companion.sensing.knock import KnockWatch
 from companion.sensing.release import ReleaseLimits, ReleaseWatch
 from companion.sensing.residual import ResidualTest
@@ -42,10 +41,6 @@ RIGHTING_AFTER_MS = 300  # the load moving back inwards this long after its furt
 # cannot tip the disc -- only a press can have tilted it, and an excess is held as a possible
 # wobble (``wobble.py``), and the residual test calls no tip
 LEAST_HOLD_GMM = 500.0
-LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over moved its load this many tip thresholds out
-# an excess below this share of the least a tipped disc of this table showed is held as a
-# possible wobble whatever the load (learned from the table's own tips: ``episode_over``)
-TIPPED_SHARE = 0.3
 
 
 class TipTests:
@@ -67,9 +62,6 @@ class TipTests:
         # the threshold while the force is quiet for a moment: soon after the force was not
         # quiet, a tip needs two readings (12-25 ms more; at 10 Hz it would cost 100 ms)
         self._rung_tip_n = 2 if dt < s.tip_lag_two_from_ms else 1
-        # readings dense enough (above 20 Hz) to see a held wobble rock back within the hold: at
-        # 10 Hz a wobble is one to three readings, and a held tip costs 100 ms a reading
-        self._dense = dt < s.tip_lag_two_from_ms
         self._lag_n = max(1, round(s.tip_lag_ms / dt))
         self._ref_n = max(1, round(s.tip_ref_ms / dt))
         self._cur_n = max(1, round(s.tip_cur_ms / dt))
@@ -117,7 +109,6 @@ class TipTests:
             if block_n >= 3 and positional else None
         # state
         self.carried_gmm = 0.0  # the largest pawn moment the disc was seen to carry level
-        self.tipped_gmm = 0.0  # the least excess of a disc seen lying over (0: none yet)
         self.tilt = 0.0  # the latest excess over the threshold (the page's tilt gauge)
         self.fired_by = ""  # which test saw the latest tip: excess, strike, release or residual
         self._tip_run = 0
@@ -172,14 +163,9 @@ class TipTests:
         if moment_gmm > self.carried_gmm:
             self.carried_gmm = moment_gmm
 
-    def episode_over(self, t: int, excursion: float = 0.0, thr: float = math.inf) -> None:
-        """A tip episode ended at ``t`` (settled): start the refractory window. ``excursion``:
-        the largest excess seen since the tip. A disc seen lying over (``excursion`` at least
-        ``LAY_OVER_THRESHOLDS`` tip thresholds ``thr``) tells how far a tipped disc of this table
-        moves its load: the least such excursion is kept (``tipped_gmm``)."""
+    def episode_over(self, t: int) -> None:
+        """A tip episode ended at ``t`` (settled): start the refractory window."""
         self._no_tip_until = t + int(self.settings.tip_refractory_ms)
-        if excursion >= LAY_OVER_THRESHOLDS * thr:
-            self.tipped_gmm = excursion if self.tipped_gmm <= 0.0 else min(self.tipped_gmm, excursion)
 
     def pawn_placed(self) -> None:
         """A placement was judged on a level disc: a new tip is possible again."""
@@ -224,7 +210,7 @@ class TipTests:
         if excess > 0.0 and self._impulse_recent(sig):
             # a one-reading impulse (a wobbling disc landing back on its support) lingers in the
             # smoothed signals: the latest reading must be out too (a tilt has no such jumps)
-            excess = min(excess, outward_excess(sig.x[-1] - bX, sig.y[-1] - bY, sig.x[-1] - zX,
+            excess = min(excess, _outward_excess(sig.x[-1] - bX, sig.y[-1] - bY, sig.x[-1] - zX,
                                                  sig.y[-1] - zY, self.lever_mm * abs(sig.f[-1] - bF)))
         self._excess_fast = excess
         strike = False
@@ -376,10 +362,7 @@ class TipTests:
         the segment's force stayed within a pawn set down with a finger (a push beyond that can
         take the disc over, and a rim striking its stop is a pulse far beyond it)."""
         wob = self._wobble
-        hold = LEAST_HOLD_GMM
-        if self._dense and excess < TIPPED_SHARE * self.tipped_gmm:
-            hold = math.inf  # far short of where a tipped disc of this table puts its load
-        if not wob.may_hold(max(sig.f), pv.level[0], self._pawns_gmm(sig, pv), hold):
+        if not wob.may_hold(max(sig.f), pv.level[0], self._pawns_gmm(sig, pv), LEAST_HOLD_GMM):
             return False
         wob.hold(sig.t, excess, sig.x[-1] - sig.zero[0], sig.y[-1] - sig.zero[1])
         return True
@@ -456,11 +439,33 @@ class TipTests:
         if excess > 0.0 and self._impulse_recent(sig):
             # ... and the latest reading alone: a one-reading impulse must not count in two means
             lx, ly = sx[-1], sy[-1]
-            excess = min(excess, outward_excess(lx - rx, ly - ry, lx - zx, ly - zy,
+            excess = min(excess, _outward_excess(lx - rx, ly - ry, lx - zx, ly - zy,
                                                  self.lever_mm * abs(sf[-1] - rf)))
         return excess
 
     def _impulse_recent(self, sig: Signals) -> bool:
-        """Is one of the last ``_impulse_n`` readings a one-reading impulse (``impulse.py``)?"""
-        return impulse_within(sig.x, sig.y, min(self._impulse_n + 1, sig.n - 1),
-                              self.threshold(sig.sigma_m))
+        """Is one of the recent readings a one-reading impulse of the moment -- far from both its
+        neighbours, which agree with each other? The disc's load cannot go there and come back
+        within a reading by tilting: it is an impact (a wobbling disc landing back on its
+        support) averaged into one conversion. The smoothed signals carry it for
+        ``_impulse_n`` readings. (Asked only of an excess: squared distances, no roots.)"""
+        x, y = sig.x, sig.y
+        thr2 = self.threshold(sig.sigma_m) ** 2
+        xa, ya, xb, yb = x[-1], y[-1], x[-2], y[-2]
+        after = (xa - xb) ** 2 + (ya - yb) ** 2  # reading -k+1 against reading -k
+        for k in range(2, min(self._impulse_n + 1, sig.n - 1) + 1):
+            xc, yc = x[-k - 1], y[-k - 1]
+            before = (xb - xc) ** 2 + (yb - yc) ** 2
+            if after > thr2 and before > thr2 and \
+                    (xa - xc) ** 2 + (ya - yc) ** 2 < 0.25 * min(after, before):
+                return True
+            xa, ya, xb, yb, after = xb, yb, xc, yc, before
+        return False
+
+
+def _outward_excess(dx: float, dy: float, lx: float, ly: float, explained: float) -> float:
+    """The moment change (``dx``, ``dy``) beyond what a force change explains (``explained``),
+    signed: at most 0 when it points inwards (against the load's moment ``lx``, ``ly``), which is
+    no tip."""
+    excess = math.hypot(dx, dy) - explained
+    return excess if dx * lx + dy * ly >= 0 else min(excess, 0.0)

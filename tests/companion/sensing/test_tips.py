@@ -200,25 +200,3 @@ def test_a_one_reading_impulse_of_the_moment_is_no_tip() -> None:
     held = quiet + [(base[0], base[1] + 500.0 * 0.43, base[2] + 500.0 * 0.9)] * 40
     tips = TipTests(_header(), SensingSettings(), positional=True)
     assert _feed(tips, held, 10_000, pv, base)
-
-
-def test_a_wobble_far_short_of_this_tables_tipped_excess_is_held() -> None:
-    """A light press on pawns that can tip the disc (their moment is past the least any disc
-    holds) tilts it; after the release the excess sits just over the threshold for 250 ms, then
-    the disc rocks back. With nothing learned it is a tip (as before). Once the table has shown a
-    disc lying over with a far larger excess (3,000 g*mm: the least of its tips so far), an
-    excess under 30 % of that is held as a possible wobble, and the rocking back refutes it."""
-    base = (200.0, 800.0, 0.0)
-    pv = PressView(base, (0.0, 0.0, 0.0), False, False, 20.0)
-    press = [(base[0] + 5.0, base[1] + 5.0 * 100.0, 0.0)] * 20
-    tilted = [(base[0] + 2.0, base[1] + 2.0 * 100.0 + 300.0, 0.0)] * 20
-    back = [(base[0] + 2.0, base[1] + 2.0 * 100.0, 0.0)] * 40
-    samples = press + tilted + back
-    tips = TipTests(_header(), SensingSettings(), positional=True)
-    assert _feed(tips, samples, 10_000, pv, base)  # nothing learned: a tip
-    tips = TipTests(_header(), SensingSettings(), positional=True)
-    tips.episode_over(5_000, 3_000.0, tips.threshold(5.0))
-    assert tips.tipped_gmm == 3_000.0
-    assert _feed(tips, samples, 10_000, pv, base) == []
-    tips.episode_over(6_000, 200.0, tips.threshold(5.0))  # no disc lying over: nothing learned
-    assert tips.tipped_gmm == 3_000.0
