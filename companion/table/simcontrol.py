@@ -15,7 +15,7 @@ from typing import Any
 
 SIZES = ("small", "medium", "large")
 FAULT_KINDS = ("disconnected", "stuck", "saturated", "noisy", "none")
-COMMANDS = ("place", "press", "bump", "knock", "remove", "clear", "slide", "fault")
+COMMANDS = ("place", "press", "bump", "knock", "knock_base", "remove", "clear", "slide", "fault")
 FIELDS: dict[str, frozenset[str]] = {
     "place": frozenset({"size", "zone", "number", "x_mm", "y_mm"}),
     "press": frozenset({"x_mm", "y_mm", "grams", "duration_ms"}),
@@ -81,10 +81,13 @@ def parse_command(command: str, body: Any, layout: Any) -> tuple[str, tuple, dic
         return "bump", (), {}, "the table is bumped"
     if command == "knock":
         return "knock_over", (), {}, "the disc is knocked over"
+    if command == "knock_base":
+        return ("knock_over", (True,), {},
+                "the disc is knocked over: what falls lands on the base plate and stays there")
     if command == "remove":
         return "remove_last", (), {}, "the last pawn is lifted off"
     if command == "clear":
-        return "clear_disc", (), {}, "every pawn is taken off the disc"
+        return "clear_disc", (), {}, "every pawn is taken off the disc (and off the base plate)"
     if command == "slide":
         return "creep_last", (0.2,), {}, "the last pawn slides off the rim"
     cell = body.get("cell")

@@ -10,9 +10,11 @@ pressure moves outwards) minus the vertical inertia of the falling mass; the rim
 the stop ring of the base (a half-sine impulse from the angular momentum). At the stop the disc
 is quasi-static: every mass acts at its tilted horizontal position. Pawns slide downhill when
 ``tan(theta) > mu_s`` (acceleration ``g (sin - mu_k cos)``), leave the disc past the rim and land
-on the table off the platform (mass gone; a small landing knock). The disc rights itself as soon
-as the centre of mass is back inboard of the pedestal edge. Anything touching the disc (a finger
-setting a pawn down, a hand) holds it: tips are checked only when nothing touches it.
+on the table off the platform (mass gone; a small landing knock), or, in a tip knocked over with
+``onto_base``, on the base plate just outside the rim, where they stay weighed (:class:`BasePawn`).
+The disc rights itself as soon as the centre of mass is back inboard of the pedestal edge.
+Anything touching the disc (a finger setting a pawn down, a hand) holds it: tips are checked only
+when nothing touches it.
 """
 
 from __future__ import annotations
@@ -71,6 +73,16 @@ class Pawn:
         return PAWN_HEIGHT_MM.get(self.size, 9.0) / 2.0
 
 
+@dataclass
+class BasePawn:
+    """A pawn that fell off the rim onto the base plate: weighed at (x, y) from ``lands_s`` on."""
+
+    pawn: Pawn
+    x_mm: float
+    y_mm: float
+    lands_s: float
+
+
 class Disc:
     """The disc with its pawns; ``load(t)`` is the change of (F, Mx, My) from the empty level disc."""
 
@@ -81,6 +93,8 @@ class Disc:
         self._emit = emit
         self._add = add_transient
         self.pawns: list[Pawn] = []
+        self.base_pawns: list[BasePawn] = []  # fallen onto the base plate, still weighed
+        self.onto_base = False  # the pawns falling in this tip land on the base plate
         self.state = "level"
         self.held = 0
         self._t_state = 0.0
@@ -165,11 +179,17 @@ class Disc:
         if math.hypot(mx, my) > (self.p.mass_g + m) * self.p.pedestal_mm:
             self._pending_tip = t + self._rng.uniform(0.0, 0.06)
 
-    def knock_over(self, t: float) -> None:
-        """Force a tip now (towards the pawns' moment, or a random side on an empty disc)."""
+    def knock_over(self, t: float, onto_base: bool = False) -> None:
+        """Force a tip now (towards the pawns' moment, or a random side on an empty disc);
+        ``onto_base``: the pawns that fall in this tip land on the base plate and stay there."""
         if self.state != "level":
             return
+        self.onto_base = onto_base
         self._start_tip(t, forced=True)
+
+    def pick_up_base(self, item: BasePawn) -> None:
+        """A hand takes a pawn lying on the base plate away."""
+        self.base_pawns.remove(item)
 
     def _start_tip(self, t: float, forced: bool = False) -> None:
         m, mx, my = self.pawn_moment()
@@ -257,6 +277,7 @@ class Disc:
                 self._creep(t)
         elif self.state == "righting" and t - self._t_state >= self._right_s:
             self.state = "level"
+            self.onto_base = False
             end = self._t_state + self._right_s
             self._add(Oscillation(end, self._rng.uniform(0.5, 3.0), self._rng.uniform(8, 20), 0.05))
             self._settle_at = end + 0.3
@@ -310,6 +331,9 @@ class Disc:
         pawn.on_disc = False
         pawn.slide = None
         self._version += 1
+        if self.onto_base and self.state != "level":
+            self._land_on_base(pawn, t)
+            return
         t_land = t + math.sqrt(2 * self.p.edge_height_mm / G_MM_S2)
         self._emit({"event": "fell", "t_ms": int(round(t * 1000)), "pawns": {pawn.size: 1},
                     "mass_g": round(pawn.mass_g, 3), "pid": pawn.pid,
@@ -320,9 +344,42 @@ class Disc:
         if self.state == "level":
             self.check_tip(t)
 
+    def _land_on_base(self, pawn: Pawn, t: float) -> None:
+        """The pawn drops from the low rim (resting on the stop ring) onto the base plate, 5-15 mm
+        below, lands 3-12 mm outside the rim with an impact (its momentum over 3-10 ms) and stays."""
+        drop_mm = self._rng.uniform(5.0, 15.0)
+        t_land = t + math.sqrt(2 * drop_mm / G_MM_S2)
+        r = math.hypot(pawn.x_mm, pawn.y_mm) or 1.0
+        out = self.p.radius_mm + self._rng.uniform(3.0, 12.0)
+        x, y = pawn.x_mm / r * out, pawn.y_mm / r * out
+        self.base_pawns.append(BasePawn(pawn, x, y, t_land))
+        width = self._rng.uniform(0.003, 0.010)
+        momentum = pawn.mass_g * math.sqrt(2 * G_MM_S2 * drop_mm)  # g*mm/s
+        self._add(Pulse(t_land, momentum * math.pi / (2 * width) / G_MM_S2, width, x, y))
+        self._emit({"event": "fell", "t_ms": int(round(t * 1000)), "pawns": {pawn.size: 1},
+                    "mass_g": round(pawn.mass_g, 3), "pid": pawn.pid,
+                    "from_mm": [round(pawn.x_mm, 1), round(pawn.y_mm, 1)],
+                    "lands_t_ms": int(round(t_land * 1000)), "lands_on": "base"})
+
+    def _base_load(self, t: float) -> tuple[float, float, float]:
+        m = mx = my = 0.0
+        for b in self.base_pawns:
+            if t >= b.lands_s:
+                m += b.pawn.mass_g
+                mx += b.pawn.mass_g * b.x_mm
+                my += b.pawn.mass_g * b.y_mm
+        return m, mx, my
+
     # ----- measured load ------------------------------------------------------------------------
     def load(self, t: float) -> tuple[float, float, float]:
         """Change of (F, Mx, My) seen by the base, relative to the empty level disc (the tare)."""
+        disc = self._disc_load(t)
+        if not self.base_pawns:
+            return disc
+        base = self._base_load(t)
+        return disc[0] + base[0], disc[1] + base[1], disc[2] + base[2]
+
+    def _disc_load(self, t: float) -> tuple[float, float, float]:
         if self.state == "level":
             return self.pawn_moment()
         theta = self.theta(t)

@@ -168,10 +168,36 @@ class TableSimulator:
         self._transients.append(table_bump(self._rng, self._t, amp_g))
         self._emit({"event": "bump", "t_ms": int(round(self._t * 1000))})
 
-    def knock_over(self) -> None:
-        """Force a tip now (as if the disc were jolted), whatever the balance."""
+    def knock_over(self, onto_base: bool = False) -> None:
+        """Force a tip now (as if the disc were jolted), whatever the balance; ``onto_base``: the
+        pawns that fall in this tip land on the base plate and stay there, still weighed."""
         self.disc.advance(self._t)
-        self.disc.knock_over(self._t)
+        self.disc.knock_over(self._t, onto_base=onto_base)
+
+    def pick_up_base(self) -> int:
+        """A player takes the pawns lying on the base plate away, one after another (a light pinch
+        each, then its weight goes: truth ``picked_up``); returns how many will go."""
+        n = len(self.disc.base_pawns)
+        for _ in range(n):
+            def start(t: float) -> float:
+                landed = [b for b in self.disc.base_pawns if b.lands_s <= t]
+                if not landed:
+                    return t
+                item = landed[-1]
+                pinch = Contact(item.x_mm, item.y_mm, self._rng.uniform(5, 40), t,
+                                t + self._rng.uniform(0.1, 0.3), 0.04, 0.04)
+                self._transients.append(pinch)  # on the base plate: it does not hold the disc
+
+                def lift(t2: float) -> None:
+                    if item in self.disc.base_pawns:
+                        self.disc.pick_up_base(item)
+                        self._emit({"event": "picked_up", "t_ms": int(round(t2 * 1000)),
+                                    "size": item.pawn.size, "mass_g": round(item.pawn.mass_g, 3),
+                                    "pid": item.pawn.pid})
+                self._at(pinch.end_s - 0.02, lift)
+                return pinch.end_s + 0.2
+            self._player(self._rng.uniform(0.4, 0.8), start)
+        return n
 
     def remove_last(self) -> None:
         """A player lifts the most recently placed pawn still on the disc off by hand."""
@@ -196,11 +222,12 @@ class TableSimulator:
         self._player(self._rng.uniform(0.4, 0.8), start)
 
     def clear_disc(self) -> int:
-        """A player takes every pawn off the disc, one after another; returns how many will go."""
+        """A player takes every pawn off the disc, one after another, then those lying on the base
+        plate (:meth:`pick_up_base`); returns how many will go."""
         n = len(self.disc.on_disc())
         for _ in range(n):
             self.remove_last()
-        return n
+        return n + (self.pick_up_base() if self.disc.base_pawns else 0)
 
     def creep_last(self, delay_s: float) -> None:
         """The pawn placed last slides off the rim by itself ``delay_s`` after the hands are free
@@ -298,3 +325,9 @@ class TableSimulator:
         """The pawns on the disc now: size, mass_g, x_mm, y_mm."""
         return [{"size": p.size, "mass_g": round(p.mass_g, 3), "x_mm": round(p.x_mm, 2),
                  "y_mm": round(p.y_mm, 2)} for p in self.disc.on_disc()]
+
+    @property
+    def base_pawns(self) -> list[dict[str, Any]]:
+        """The pawns lying on the base plate (fallen there, still weighed): size, mass_g, x_mm, y_mm."""
+        return [{"size": b.pawn.size, "mass_g": round(b.pawn.mass_g, 3), "x_mm": round(b.x_mm, 2),
+                 "y_mm": round(b.y_mm, 2)} for b in self.disc.base_pawns]

@@ -151,13 +151,15 @@ def test_sim_commands_reach_the_simulator(host, controller):
     for path, body in (("/api/sim/place", {"size": "medium", "zone": "blue", "number": 4}),
                        ("/api/sim/place", {"size": "small", "x_mm": 10, "y_mm": -20}),
                        ("/api/sim/press", {"x_mm": 5, "y_mm": 5}), ("/api/sim/bump", None),
-                       ("/api/sim/knock", None), ("/api/sim/remove", None), ("/api/sim/slide", None),
-                       ("/api/sim/fault", {"cell": 2, "kind": "stuck"})):
+                       ("/api/sim/knock", None), ("/api/sim/knock_base", None), ("/api/sim/remove", None),
+                       ("/api/sim/slide", None), ("/api/sim/fault", {"cell": 2, "kind": "stuck"})):
         r = host.post(path, json=body)
         assert r.status_code == 200, (path, r.get_json())
     assert [c[0] for c in controller.sim.simulator.calls] == [
-        "place_at", "place", "press", "bump", "knock_over", "remove_last", "creep_last", "set_fault"]
+        "place_at", "place", "press", "bump", "knock_over", "knock_over", "remove_last", "creep_last",
+        "set_fault"]
     assert controller.sim.simulator.calls[0] == ("place_at", "medium", "blue", 4)
+    assert controller.sim.simulator.calls[4:6] == [("knock_over",), ("knock_over", True)]  # knock_base
 
 
 def test_sim_commands_are_404_on_real_hardware(app, host, controller):

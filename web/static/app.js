@@ -448,6 +448,7 @@
     $("sim-press").addEventListener("click", () => api("/api/sim/press", { x_mm: 40, y_mm: 30, grams: 400, duration_ms: 1500 }));
     $("sim-bump").addEventListener("click", () => api("/api/sim/bump"));
     $("sim-knock").addEventListener("click", () => api("/api/sim/knock"));
+    $("sim-knock-base").addEventListener("click", () => api("/api/sim/knock_base"));
     $("sim-remove").addEventListener("click", () => api("/api/sim/remove"));
     $("sim-clear").addEventListener("click", () => api("/api/sim/clear"));
     $("sim-slide").addEventListener("click", () => api("/api/sim/slide"));

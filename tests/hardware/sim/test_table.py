@@ -165,3 +165,36 @@ def test_a_pawn_at_the_rim_can_slide_off_alone() -> None:
     assert kinds == ["placed", "fell"]
     assert sim.pawns == []
     assert load(sim.header, sim.run_for(300))[0] == pytest.approx(0.0, abs=0.05)
+
+
+def test_knocked_over_onto_the_base_plate_the_fallen_pawns_stay_weighed_until_picked_up() -> None:
+    sim = quiet_sim(seed=6)
+    sim.place("small", 0, 140)
+    sim.place("medium", 0, 100)
+    sim.run_for(3000)
+    total = sum(p["mass_g"] for p in sim.pawns)
+    sim.knock_over(onto_base=True)
+    sim.run_for(5000)
+    falls = [e for e in sim.truth if e["event"] == "fell"]
+    assert [e["lands_on"] for e in falls] == ["base", "base"] and sim.pawns == []
+    assert all(0 < e["lands_t_ms"] - e["t_ms"] < 60 for e in falls)  # a 5-15 mm drop
+    assert all(math.hypot(b["x_mm"], b["y_mm"]) > 150 for b in sim.base_pawns)  # just outside the rim
+    f, _, y = load(sim.header, sim.run_for(300))
+    assert f == pytest.approx(total, abs=0.05) and y > 150  # no mass lost: weighed off the disc's edge
+    assert sim.clear_disc() == 2  # the base plate's pawns too
+    sim.run_for(4000)
+    assert [e["event"] for e in sim.truth][-2:] == ["picked_up", "picked_up"] and sim.base_pawns == []
+    assert load(sim.header, sim.run_for(300))[0] == pytest.approx(0.0, abs=0.05)
+
+
+def test_an_ordinary_knock_still_drops_the_pawns_on_the_table() -> None:
+    sim = quiet_sim(seed=6)
+    sim.place("small", 0, 140)
+    sim.place("medium", 0, 100)
+    sim.run_for(3000)
+    sim.knock_over()
+    sim.run_for(5000)
+    falls = [e for e in sim.truth if e["event"] == "fell"]
+    assert falls and all("lands_on" not in e for e in falls)
+    left = sum(p["mass_g"] for p in sim.pawns)  # the fallen pawns' weight is gone
+    assert sim.base_pawns == [] and load(sim.header, sim.run_for(300))[0] == pytest.approx(left, abs=0.05)
