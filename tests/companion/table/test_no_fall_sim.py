@@ -1,0 +1,75 @@
+"""Pawns landing on the base plate, end to end: the simulated table (``knock_base``: the pawns that fall
+land on the base plate and stay weighed), the real sensing pipeline on its samples, the controller.
+
+What the pipeline makes of such a landing is its own (``docs/sensing.md``, "Pawns landing on the base
+plate"): at 80 Hz it usually sees a lone pawn's flight and landing and reports an unsure ``fell``
+(``"weighed": true``), which the rules core waits to have confirmed; when it sees no fall at all, the
+host is asked "Did any pawns fall?". Both are asserted as they really happen on these seeds.
+"""
+
+from __future__ import annotations
+
+from tests.companion.table.test_reconcile import _card, _run, _sim_table
+
+
+def _spy(c) -> list[dict]:
+    """Every event the pipeline hands the controller from now on."""
+    seen: list[dict] = []
+    sensed = c.sensed
+    c.sensed = lambda events: (seen.extend(events), sensed(events))[1]
+    return seen
+
+
+def _play(c, loop, turns) -> None:
+    c.new_game({"version": 1, "players": ["Anna", "Ben"]})
+    c.apply({"type": "first_player", "seat": 0})
+    for n, (size, x, y, zone, number) in enumerate(turns, start=1):
+        c.enter_roll({"colour": zone, "number": number})
+        c.sim_command("place", {"size": size, "x_mm": x, "y_mm": y})
+        assert _run(loop, c, lambda m, n=n: sum(m["state"]["disc"].values()) == n)
+    _run(loop, c, lambda m: False, max_steps=60)  # the disc still for a while
+
+
+def test_pawns_landing_unseen_on_the_base_plate_ask_the_host_and_the_answer_applies_the_fall():
+    sim, c, loop = _sim_table(seed=0)
+    # Anna a medium on PURPLE 3, Ben a small on YELLOW 6, Anna a small on PURPLE 5: balanced, it stays up
+    _play(c, loop, [("medium", 0, -60, "purple", 3), ("small", 0, 140, "yellow", 6),
+                    ("small", 0, -110, "purple", 5)])
+    before = c.message()["state"]
+    assert before["phase"] == "roll" and before["current"] == 1  # Ben's turn, Anna's fall window open
+    seen = _spy(c)
+    c.sim_command("knock_base", {})
+    assert _run(loop, c, lambda m: _card(c, "tip_no_fall") is not None, max_steps=600)
+    falls = [e for e in sim.truth if e["event"] == "fell"]
+    assert [(e["pawns"], e["lands_on"]) for e in falls] == [({"small": 1}, "base"), ({"medium": 1}, "base")]
+    assert [e["event"] for e in seen] == ["tipped", "settled"]  # the pipeline saw no fall: no mass was lost
+    prompt = _card(c, "tip_no_fall")
+    assert prompt["seat"] == 0 and prompt["counts"]["max"] == {"small": 2, "medium": 1, "large": 0}
+    msg = c.resolve_prompt(prompt["id"], "These pawns fell", pawns={"small": 1, "medium": 1})
+    assert c._game.history_json(c._match)[-1] == {
+        "type": "fall", "pawns": {"small": 1, "medium": 1, "large": 0}, "tipped": True, "confident": True,
+        "placed_fell": None}
+    state = msg["state"]
+    assert state["disc"] == {"small": 1, "medium": 0, "large": 0} and msg["pending"] == []
+    assert state["phase"] == "place" and state["current"] == 0 and state["attempt"] == 2  # her small fell
+    assert state["players"][0]["supply"] == {"small": before["players"][0]["supply"]["small"] + 1,
+                                             "medium": before["players"][0]["supply"]["medium"] + 1,
+                                             "large": before["players"][0]["supply"]["large"]}
+
+
+def test_a_lone_pawn_landing_on_the_base_plate_is_seen_as_an_unsure_fall_to_confirm():
+    sim, c, loop = _sim_table(seed=0)
+    _play(c, loop, [("small", -115, -67, "blue", 6)])
+    seen = _spy(c)
+    c.sim_command("knock_base", {})
+    assert _run(loop, c, lambda m: m["state"]["phase"] == "confirm_fall", max_steps=600)
+    assert [e["lands_on"] for e in sim.truth if e["event"] == "fell"] == ["base"]
+    fell = [e for e in seen if e["event"] == "fell"]
+    assert len(fell) == 1 and fell[0]["pawns"]["small"] == 1
+    assert fell[0]["confident"] is False and fell[0].get("weighed") is True  # its landing was seen
+    _run(loop, c, lambda m: False, max_steps=100)
+    assert _card(c, "tip_no_fall") is None  # a fall was seen: no question
+    msg = c.press_button("confirm")
+    assert c._game.history_json(c._match)[-1]["type"] == "confirm_fall"
+    assert msg["state"]["disc"] == {"small": 0, "medium": 0, "large": 0}
+    assert msg["state"]["phase"] == "place" and msg["state"]["attempt"] == 2  # Anna places again
