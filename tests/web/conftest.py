@@ -135,6 +135,25 @@ def serve():
 
 
 @pytest.fixture
+def served_table(serve):
+    """``url, controller = served_table(game, seed, pin)``: a real controller around ``game`` (its
+    dice from ``random.Random(seed)``) behind the Flask app on a live loopback server, guarded by
+    ``pin``; every controller made is closed after the test."""
+    controllers: list[TableController] = []
+
+    def start(game, seed: int, pin: str) -> tuple[str, TableController]:
+        controller = TableController(game, rng=random.Random(seed))
+        controllers.append(controller)
+        app = create_app(controller, secret_key=os.urandom(32),
+                         guard=Guard(pin=pin, allowed_hosts={"127.0.0.1"}), heartbeat_s=0.5)
+        return serve(app), controller
+
+    yield start
+    for controller in controllers:
+        controller.close()
+
+
+@pytest.fixture
 def log_in_as_host():
     """``log_in_as_host(page, url, pin)``: open the page, wait for the live stream, log in with the PIN."""
     from playwright.sync_api import expect

@@ -8,16 +8,12 @@ without the PIN sees the game but no entry buttons.
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 from companion.games import GAMES
-from companion.table.controller import TableController
 from companion.table.game import ModuleGame
-from web.app import create_app
-from web.security import Guard
 
 PIN = "2468"
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -26,12 +22,8 @@ pytestmark = pytest.mark.browser  # skipped where Chromium is absent (conftest.p
 
 
 @pytest.fixture
-def table(serve):
-    controller = TableController(ModuleGame(dict(GAMES)), rng=random.Random(1))
-    app = create_app(controller, secret_key=b"c" * 32, guard=Guard(pin=PIN, allowed_hosts={"127.0.0.1"}),
-                     heartbeat_s=0.5)
-    yield serve(app), controller
-    controller.close()
+def table(served_table):
+    return served_table(ModuleGame(dict(GAMES)), 1, PIN)
 
 
 def test_the_host_plays_the_card_game_with_the_views_buttons(table, browser, log_in_as_host):

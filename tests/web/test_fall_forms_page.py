@@ -5,15 +5,12 @@ buttons of the no-fall card (nobody types; a count stays between 0 and what was 
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 from companion.table.controller import TableController
 from companion.table.game import DingoDiscGame
-from web.app import create_app
-from web.security import Guard
 
 PIN = "2468"
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -22,12 +19,8 @@ pytestmark = pytest.mark.browser  # skipped where Chromium is absent (conftest.p
 
 
 @pytest.fixture
-def table(serve):
-    controller = TableController(DingoDiscGame(), rng=random.Random(4))
-    app = create_app(controller, secret_key=b"f" * 32, guard=Guard(pin=PIN, allowed_hosts={"127.0.0.1"}),
-                     heartbeat_s=0.5)
-    yield serve(app), controller
-    controller.close()
+def table(served_table):
+    return served_table(DingoDiscGame(), 4, PIN)
 
 
 def tip_both(controller: TableController, confident: bool) -> None:

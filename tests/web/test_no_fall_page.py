@@ -6,15 +6,11 @@ host counts the pawns with the big + / − buttons and answers; the fall is appl
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
-from companion.table.controller import TableController
 from companion.table.game import DingoDiscGame
-from web.app import create_app
-from web.security import Guard
 
 PIN = "1357"
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -23,12 +19,8 @@ pytestmark = pytest.mark.browser  # skipped where Chromium is absent (conftest.p
 
 
 @pytest.fixture
-def table(serve):
-    controller = TableController(DingoDiscGame(), rng=random.Random(4))
-    app = create_app(controller, secret_key=b"n" * 32, guard=Guard(pin=PIN, allowed_hosts={"127.0.0.1"}),
-                     heartbeat_s=0.5)
-    yield serve(app), controller
-    controller.close()
+def table(served_table):
+    return served_table(DingoDiscGame(), 4, PIN)
 
 
 def test_the_host_counts_the_fallen_pawns_with_the_buttons(table, browser, log_in_as_host):
