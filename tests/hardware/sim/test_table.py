@@ -167,14 +167,20 @@ def test_a_pawn_at_the_rim_can_slide_off_alone() -> None:
     assert load(sim.header, sim.run_for(300))[0] == pytest.approx(0.0, abs=0.05)
 
 
-def test_knocked_over_onto_the_base_plate_the_fallen_pawns_stay_weighed_until_picked_up() -> None:
+def _two_pawns_knocked_over(onto_base: bool):
+    """A small pawn at the rim and a medium one inside it, knocked over; (sim, their mass)."""
     sim = quiet_sim(seed=6)
     sim.place("small", 0, 140)
     sim.place("medium", 0, 100)
     sim.run_for(3000)
     total = sum(p["mass_g"] for p in sim.pawns)
-    sim.knock_over(onto_base=True)
+    sim.knock_over(onto_base=onto_base)
     sim.run_for(5000)
+    return sim, total
+
+
+def test_knocked_over_onto_the_base_plate_the_fallen_pawns_stay_weighed_until_picked_up() -> None:
+    sim, total = _two_pawns_knocked_over(onto_base=True)
     falls = [e for e in sim.truth if e["event"] == "fell"]
     assert [e["lands_on"] for e in falls] == ["base", "base"] and sim.pawns == []
     assert all(0 < e["lands_t_ms"] - e["t_ms"] < 60 for e in falls)  # a 5-15 mm drop
@@ -188,12 +194,7 @@ def test_knocked_over_onto_the_base_plate_the_fallen_pawns_stay_weighed_until_pi
 
 
 def test_an_ordinary_knock_still_drops_the_pawns_on_the_table() -> None:
-    sim = quiet_sim(seed=6)
-    sim.place("small", 0, 140)
-    sim.place("medium", 0, 100)
-    sim.run_for(3000)
-    sim.knock_over()
-    sim.run_for(5000)
+    sim, _ = _two_pawns_knocked_over(onto_base=False)
     falls = [e for e in sim.truth if e["event"] == "fell"]
     assert falls and all("lands_on" not in e for e in falls)
     left = sum(p["mass_g"] for p in sim.pawns)  # the fallen pawns' weight is gone
