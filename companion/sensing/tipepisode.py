@@ -23,7 +23,6 @@ SET_LEVEL_FROM_MS = 50.0  # sample spacing from which a level disc after lying o
 SET_DOWN_FRACTION = 0.75  # a disc lying over moved back this far: set level (see ``judge_tip``)
 LAY_OVER_THRESHOLDS = 2.0  # a disc seen lying over: its tilt excursion reached this many tip thresholds
 TIP_DECIDE_MS = 3000.0  # a tip episode still open this long after the tip (or its last loss) ends
-_EXP = 5000.0
 
 
 def judge_tip(judge: SegmentJudge, pipe: Pipeline, t: int,

@@ -178,10 +178,6 @@ class TipTests:
         (``windownoise.py``)."""
         self._window.track(hx, hy, count, still_from, base_xy, sigma_m)
 
-    def window_sigma_m(self, sigma_m: float) -> float:
-        """Noise (g·mm, per axis) of the mean moment over the release watch's window."""
-        return self._window.sigma(sigma_m)
-
     def threshold(self, sigma_m: float) -> float:
         """Unexplained moment (g*mm) that means a tip: a floor, raised on noisy tables."""
         if self._thr_memo[0] == sigma_m:
@@ -204,6 +200,7 @@ class TipTests:
         bF, bX, bY = sig.base
         zX, zY = sig.zero
         bx, by = fX - bX, fY - bY
+        # (``_outward_excess`` written out: this runs every sample of a segment)
         excess = math.hypot(bx, by) - self.lever_mm * abs(fF - bF)
         if bx * (fX - zX) + by * (fY - zY) < 0:
             excess = min(excess, 0.0)  # moving inwards is no tip
