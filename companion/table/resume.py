@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.table.errors import RequestError
+from companion.table.game import TIP_STILL
 from companion.table.summary import log_span
 
 log = logging.getLogger(__name__)
@@ -107,7 +108,7 @@ class ResumeMixin:
         self._match = self._game.new_match(None)
         self._computer_reset()
         self._pending.clear()
-        self._tipping = "still"  # game.TIP_STILL
+        self._tipping = TIP_STILL
         self._log_closed = False
         where = f" (session {sid}, kept in the history)" if sid is not None else ""
         return self._feed_add({"event": "abandoned"}, f"Abandoned the game{where}; set up a new game")
