@@ -27,9 +27,11 @@ Matching windows (times in ms, truth time -> accepted detection times):
   and detected ``fell`` events outside every fall episode's window; per hour of that play.
 - once a cell has failed (a truth ``fault``) the table cannot weigh reliably any more: events
   (truth and detected, except ``fault``) from the first fault onset on are left out of the other
-  figures. On tables of 4 or more cells the failed cell is replaced by its estimate from the
-  others, so placements from 5 s after the first fault (time to report it) to the trace's end
-  are scored separately: ``after_fault_*`` (recall, precision, size, zone and number).
+  figures, except a detection that falls in the matching window of a truth event of its kind from
+  before the onset (a placement made just before the fault and reported after it). On tables
+  of 4 or more cells the failed cell is replaced by its estimate from the others, so placements
+  from 5 s after the first fault (time to report it) to the trace's end are scored separately:
+  ``after_fault_*`` (recall, precision, size, zone and number).
 """
 
 from __future__ import annotations
@@ -223,6 +225,25 @@ def _fall_episodes(truth: list[dict]) -> list[tuple[int, int, dict[str, int]]]:
     return sorted((s, e, c) for s, e, c, n in episodes if n > 0)
 
 
+def _late_for(event: dict, truth: list[dict]) -> bool:
+    """A detection after the first fault's onset that falls in the matching window of a truth
+    event of its kind from before the onset (a placement just before the fault, reported after)."""
+    kind, t = event.get("event"), event.get("t_ms", -1)
+    for e in truth:
+        if e.get("event") != kind:
+            continue
+        s = e["t_ms"]
+        if kind in ("placed", "removed") and s - 250 <= t <= s + 2500:
+            return True
+        if kind == "tipped" and s - 200 <= t <= s + 1500:
+            return True
+        if kind == "hand" and s <= t <= s + int(e.get("duration_ms", 0)) + 3000:
+            return True
+        if kind == "fell" and s - 500 <= t <= s + 2500:
+            return True
+    return False
+
+
 def _score_after_fault(tally: Tally, truth: list[dict], events: list[dict], start: int) -> None:
     """Placements from ``start`` on (a cell has failed and been reported by then)."""
     tp = [e for e in _of(truth, "placed") if e["t_ms"] >= start]
@@ -262,7 +283,8 @@ def score_trace(truth: list[dict], events: list[dict]) -> Tally:
         if int(meta.get("cells", 0)) >= 4:
             _score_after_fault(tally, truth, events, cut + 5000)
         truth = [e for e in truth if e["event"] == "fault" or e["t_ms"] < cut]
-        events = [e for e in events if e.get("event") == "fault" or e.get("t_ms", -1) < cut]
+        events = [e for e in events if e.get("event") == "fault" or e.get("t_ms", -1) < cut
+                  or _late_for(e, truth)]
     positional = meta.get("cells") != 1  # one cell weighs but cannot locate
     in_play = meta.get("kind") in ("game", "faults")
     if in_play:

@@ -185,6 +185,14 @@ def test_events_after_a_cell_fault_are_left_out() -> None:
     assert (t.placed_true, t.placed_matched, t.hands_det, t.faults_matched) == (1, 1, 0, 1)
 
 
+def test_a_placement_just_before_a_fault_reported_after_its_onset_counts() -> None:
+    fault = {"event": "fault", "t_ms": 5000, "cell": 0, "kind": "stuck"}
+    truth = [GAME, placed(4500), fault]
+    events = [placed(5600), dict(fault, t_ms=6000), placed(8000)]  # the second: after, and no truth
+    t = score_trace(truth, events)
+    assert (t.placed_true, t.placed_matched, t.placed_det, t.play_false) == (1, 1, 1, 0)
+
+
 def test_one_cell_tables_are_not_scored_on_position() -> None:
     one = dict(GAME, cells=1)
     t = score_trace([one, placed(1000)], [placed(1500, x=None, y=None, zone=None, number=None)])
