@@ -27,6 +27,9 @@ from dataclasses import dataclass
 SQRT2 = math.sqrt(2.0)
 BASE_SHARE = 0.25  # the level before the press is itself a mean of about four windows' worth
 FIT_SIGMAS = 3.0  # a drift's readings lie within this many noise sigmas (rms) of its line
+PAWN_SPREAD, PAWN_SPREAD_G = 0.08, 0.3  # a pawn weighs its size's mass within 8 % + 0.3 g
+LEVER = 1.07  # a force on the disc acts at most this many radii out (a finger at the rim)
+LIGHT = (0.0, 0.0, 0.0)  # the key of a segment watched with no press (``step_light``)
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class ReleaseLimits:
     trend_sigmas: float = 5.0  # the level's drift along the moment: slope beyond this many sigmas
     trend_floor_gmm: float = 30.0  # ... and moving this much over the samples fitted
     trend_min_n: int = 5  # ... fitted over at least this many samples
+    pawn_masses: tuple[float, ...] = ()  # the pawn sizes' masses (g): a light set-down leaves one
 
 
 class ReleaseWatch:
@@ -60,6 +64,8 @@ class ReleaseWatch:
         self._y: deque[float] = deque(maxlen=limits.window_n)
         self._first: tuple[float, float] | None = None  # the first full window's mean moment
         self._run: list[tuple[float, float]] = []  # every moment since the force was last unquiet
+        self._peak_f = -math.inf  # the most force seen since a light set-down's watch began
+        self._run_f: list[float] = []  # ... and the force of every sample in ``_run``
 
     def reset(self) -> None:
         """Forget the current release (a new segment or a tip)."""
@@ -139,6 +145,63 @@ class ReleaseWatch:
         if moved > math.hypot(lim.motion_floor_gmm, lim.sigmas * sigma_win * SQRT2):
             return moved
         return 0.0
+
+    def step_light(self, base: tuple[float, float, float], sample: tuple[float, float, float],
+                   zero: tuple[float, float], pawn_range: tuple[float, float], sigma_f: float,
+                   sigma_win: float) -> float:
+        """One sample of a segment with no press a finger could make (a pawn set down lightly:
+        the pawn and the finger within the press threshold). No press says where the pawn
+        should be, so only the motion decides: once the finger has let go (the force came down
+        from its peak) and the force is quiet and a pawn's weight (of some size) heavier than
+        ``base``, a steady drift of the moment outwards along itself (``_drift``). Returns the
+        drift (g·mm) when it means a tip, else 0.0."""
+        lim = self.lim
+        if self._key != LIGHT:
+            self._key = LIGHT
+            self._k = 0
+            self._f.clear()
+            self._run.clear()
+            self._run_f.clear()
+            self._peak_f = -math.inf
+        self._k += 1
+        if self._k > lim.watch_n:
+            return 0.0
+        f, x, y = sample
+        self._f.append(f)
+        self._run.append((x, y))
+        self._run_f.append(f)
+        self._peak_f = max(self._peak_f, f)
+        fs = self._f
+        quiet = max(lim.quiet_g, 6.0 * sigma_f)
+        if len(fs) < lim.window_n or max(fs) - min(fs) > quiet:
+            self._run.clear()  # the finger still on, or letting go: no motion of the disc yet
+            self._run.append((x, y))
+            self._run_f.clear()
+            self._run_f.append(f)
+            return 0.0
+        mean_f = sum(fs) / len(fs)
+        if self._peak_f - mean_f <= quiet:
+            return 0.0  # no finger has let go: one may still rest on the pawn
+        d_f = mean_f - base[0]
+        if not any(abs(d_f - m) <= PAWN_SPREAD * m + PAWN_SPREAD_G for m in lim.pawn_masses):
+            return 0.0  # not a pawn's weight: a finger still resting on it (its moment moves)
+        ux, uy = x - zero[0], y - zero[1]
+        norm = math.hypot(ux, uy)
+        if norm < 1e-6:
+            return 0.0
+        moved = self._drift(ux / norm, uy / norm, sigma_win)
+        if moved <= 0.0:
+            return 0.0  # inwards: a disc righting itself after a wobble
+        # a finger still on the pawn, easing or sliding, moves the force with the moment: the
+        # drift must be more than the force's own change could make anywhere on the disc
+        fv = self._run_f
+        n = len(fv)
+        tbar = (n - 1) / 2.0
+        fbar = sum(fv) / n
+        slope_f = sum((i - tbar) * (v - fbar) for i, v in enumerate(fv)) / (n * (n * n - 1) / 12.0)
+        if moved <= LEVER * lim.radius_mm * abs(slope_f) * (n - 1):
+            return 0.0
+        return moved
 
     def _drift(self, ux: float, uy: float, sigma_win: float) -> float:
         """A steady drift of the moment along ``u`` since the release (a least-squares slope over

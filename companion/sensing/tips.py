@@ -101,7 +101,7 @@ class TipTests:
             watch_n=max(2, round(s.release_watch_ms / dt)),
             aim_mm=s.release_aim_mm, floor_gmm=s.release_floor_gmm,
             motion_floor_gmm=s.release_motion_gmm, sigmas=s.release_sigmas, quiet_g=s.release_quiet_g,
-            radius_mm=header.layout.radius_mm))
+            radius_mm=header.layout.radius_mm, pawn_masses=tuple(masses)))
         block_n = round(s.tip_block_ms / dt)
         cells_r = sum(math.hypot(c.x_mm, c.y_mm) for c in header.cells) / len(header.cells)
         self._residual = ResidualTest(block_n, dt, cells_r, LANDING_DIP * self.lightest_g,
@@ -140,6 +140,8 @@ class TipTests:
         self._rim.landing = None
         if self._residual is not None:
             self._residual.reset()
+        if self._release is not None:
+            self._release.reset()
 
     def tipped_late(self) -> None:
         """The segment judge found the disc lying tilted (a tip these tests missed)."""
@@ -368,13 +370,17 @@ class TipTests:
         """The release watch (``release.py``): a finger just let go of a pawn and the level is far
         from where the press put it, with the force quiet and one pawn heavier."""
         w = pv.press[0]
-        if self._release is None or w <= 0 or pv.pressing or self._refractory(sig, pv.placed) or \
+        if self._release is None or pv.pressing or self._refractory(sig, pv.placed) or \
                 self._window.count < RELEASE_NOISE_WINDOWS:
             return False
-        press = (w, pv.press[1] / w, pv.press[2] / w)
-        off = self._release.step(press, pv.level, (sig.f[-1], sig.x[-1], sig.y[-1]),
-                                 sig.zero, self._pawn_range, sig.sigma_f,
-                                 self._window.sigma(sig.sigma_m))
+        sample = (sig.f[-1], sig.x[-1], sig.y[-1])
+        if w <= 0:  # no press: a pawn set down lightly (or nothing set down: no pawn's weight)
+            off = self._release.step_light(pv.level, sample, sig.zero, self._pawn_range, sig.sigma_f,
+                                           self._window.sigma(sig.sigma_m))
+        else:
+            off = self._release.step((w, pv.press[1] / w, pv.press[2] / w), pv.level, sample,
+                                     sig.zero, self._pawn_range, sig.sigma_f,
+                                     self._window.sigma(sig.sigma_m))
         return off != 0.0 and not sig.glitch and sig.count >= self._suspect_until
 
     @staticmethod

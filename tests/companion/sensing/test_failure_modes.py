@@ -247,6 +247,30 @@ def test_a_tip_that_starts_a_while_after_the_release_is_seen_by_its_drift(table,
     assert 100 < tips[0]["t_ms"] - release * 1000 <= 700
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_pawn_set_down_lightly_that_rolls_the_disc_over_is_seen_by_its_drift(table, seed: int) -> None:
+    """A small pawn set down with a light finger (the pawn and the finger under the press
+    threshold, so no press episode says where the pawn is) and the disc rolling outwards from the
+    release (a pivot with a weak spring). The release watch used to run only after a press, so
+    the tip was read at the rim strike, half a second after its onset; a pawn at rest does not
+    move, so the drift at a pawn's weight is read as a tip whatever the finger weighed."""
+    tab = table(noise_g=0.15, seed=seed)
+    tab.place(1.0, "medium", -50.0, 40.0)
+    x, y = polar(90, 30)
+    release = tab.place(5.0, "small", x, y, press_g=4.0)
+    r = math.hypot(x, y)
+    ux, uy = x / r, y / r
+
+    def roll(s: float) -> tuple[float, float, float]:
+        d = min(max(s - release, 0.0), 1.0)
+        return 0.0, 800.0 * d * ux, 800.0 * d * uy
+    tab.loads.append(roll)
+    events = tab.run(8.0)
+    tips = [e for e in events if e["event"] == "tipped"]
+    assert tips, events
+    assert tips[0]["t_ms"] - release * 1000 <= 400
+
+
 @pytest.mark.parametrize("cells", [4, 3])
 def test_a_knock_that_rocks_the_moment_for_a_reading_is_not_a_tip(table, cells: int) -> None:
     """A knock on the table rocks the platform: the moment swings one way for a reading and back the

@@ -242,3 +242,70 @@ def test_a_steadied_placement_is_not_a_tip(table, seed: int) -> None:
     steadied(tab, 3.0, release, 20.0, -120.0, 40.0)
     events = tab.run(7.0)
     assert [e["event"] for e in events] == ["placed", "placed"], events
+
+
+LIGHT_LIMITS = ReleaseLimits(skip_n=2, window_n=6, min_n=3, watch_n=80, aim_mm=8.0, floor_gmm=45.0,
+                             sigmas=5.0, motion_floor_gmm=15.0, quiet_g=1.0, pawn_masses=(3.1, 6.6, 11.0))
+
+
+def light(forces: list[float], outward: list[float], noise_m: float = 0.0, seed: int = 1) -> list[float]:
+    """Feed a segment with no press (a pawn set down lightly) to ``step_light``: the force above
+    BASE and the moment's shift outwards along BASE's moment, per sample."""
+    rng = random.Random(seed)
+    w = ReleaseWatch(LIGHT_LIMITS)
+    n = math.hypot(BASE[1], BASE[2])
+    out = []
+    for f, s in zip(forces, outward, strict=True):
+        x = BASE[1] + s * BASE[1] / n + rng.gauss(0, noise_m)
+        y = BASE[2] + s * BASE[2] / n + rng.gauss(0, noise_m)
+        out.append(w.step_light(BASE, (BASE[0] + f, x, y), (0.0, 0.0), STEPS, 0.05, 3.0))
+    return out
+
+
+def _set_down(roll_gmm_per_sample: float, n: int = 60) -> tuple[list[float], list[float]]:
+    """A small pawn (3.1 g) set down by a light finger (4.7 g more, under the press threshold),
+    let go after 15 samples; the moment then moves outwards by ``roll_gmm_per_sample``."""
+    forces = [7.8] * 15 + [3.1] * (n - 15)
+    outward = [0.0] * 15 + [roll_gmm_per_sample * k for k in range(n - 15)]
+    return forces, outward
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_light_set_down_that_rolls_the_disc_over_is_a_tip(seed: int) -> None:
+    """A pawn set down with the finger under the press threshold, and the disc rolling outwards
+    from the release (living-room, a pivot with a weak spring: the tip was read only at the rim
+    strike, 535 ms after its onset). No press says where the pawn is, but a pawn at rest does not
+    move: the steady outward drift at a pawn's weight is the disc going over."""
+    forces, outward = _set_down(10.0)
+    got = light(forces, outward, noise_m=4.0, seed=seed)
+    first = next(i for i, v in enumerate(got) if v)
+    assert got[first] > 0
+    assert first < 15 + 20  # within 250 ms of the finger letting go
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_light_set_down_at_rest_is_no_tip(seed: int) -> None:
+    forces, outward = _set_down(0.0)
+    assert not any(light(forces, outward, noise_m=12.0, seed=seed))
+
+
+def test_a_light_finger_still_on_the_pawn_is_no_tip() -> None:
+    """The finger never lets go (the force never comes down from its peak): its moment moving
+    is the finger sliding, whatever the force weighs (here the small pawn and the finger weigh
+    the large pawn's mass)."""
+    forces = [11.0] * 60
+    outward = [10.0 * k for k in range(60)]
+    assert not any(light(forces, outward))
+
+
+def test_a_light_finger_easing_off_is_no_tip() -> None:
+    """A finger easing off slowly moves the force with the moment: a drift the force's own
+    change explains (the finger anywhere on the disc) is no roll."""
+    forces = [12.0] * 10 + [11.0 - 0.02 * k for k in range(50)]  # after its peak, 1 g in 50 samples
+    outward = [0.0] * 10 + [-3.0 * k for k in range(50)]  # ... its moment moving with it
+    assert not any(light(forces, [-v for v in outward]))
+
+
+def test_a_light_set_down_moving_inwards_is_no_tip() -> None:
+    forces, outward = _set_down(-10.0)
+    assert not any(light(forces, outward, noise_m=4.0))
