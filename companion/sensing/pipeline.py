@@ -64,6 +64,7 @@ class Pipeline:
         # the baseline, zero, noise, drift and trigger thresholds (learned while still)
         self._level = Baseline(s, dt, self._judge.zero_tol_g(self))
         self.tips = TipTests(header, s, self._positional)
+        self._follow = self.tips.follow  # the release watch after its segment (the still path)
         self._sig = Signals()  # what the tip tests read of this sample (written here, read there)
         self._pv_memo: tuple | None = None  # the last ``PressView`` and what it was made of
         self.pawns: list[Pawn] = []
@@ -126,6 +127,10 @@ class Pipeline:
                     lv.bF = bF + b * (F - bF)
                     lv.bX = bX + b * (X - bX)
                     lv.bY = bY + b * (Y - bY)
+                    if self._follow.rolling and self._follow.roll_after(F, X, Y):
+                        out = list(faults) if faults else []
+                        self._start_segment(out)  # the release watch saw the disc going over
+                        return out
                     if n & 3 == 0:
                         self._still_upkeep(F, X, Y)
                         if self.held is not None:

@@ -32,6 +32,60 @@ LEVER = 1.07  # a force on the disc acts at most this many radii out (a finger a
 LIGHT = (0.0, 0.0, 0.0)  # the key of a segment watched with no press (``step_light``)
 
 
+class Run:
+    """The samples (force, moments) since the force was last unquiet, kept as running sums: the
+    least-squares line of the moment along any direction, and of the force, in O(1) a sample
+    (values taken from the run's first sample, which keeps the sums small)."""
+
+    __slots__ = ("n", "_o", "_sf", "_sx", "_sy", "_if", "_ix", "_iy", "_xx", "_yy", "_xy")
+
+    def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        """Start the run again."""
+        self.n = 0
+        self._o = (0.0, 0.0, 0.0)
+        self._sf = self._sx = self._sy = self._if = self._ix = self._iy = 0.0
+        self._xx = self._yy = self._xy = 0.0
+
+    def add(self, f: float, x: float, y: float) -> None:
+        """One more sample."""
+        i = self.n
+        if i == 0:
+            self._o = (f, x, y)
+        of, ox, oy = self._o
+        f, x, y = f - of, x - ox, y - oy
+        self.n = i + 1
+        self._sf += f
+        self._sx += x
+        self._sy += y
+        self._if += i * f
+        self._ix += i * x
+        self._iy += i * y
+        self._xx += x * x
+        self._yy += y * y
+        self._xy += x * y
+
+    def _stt(self) -> tuple[float, float]:
+        n = self.n
+        return (n - 1) / 2.0, n * (n * n - 1) / 12.0
+
+    def line(self, ux: float, uy: float) -> tuple[float, float]:
+        """The moment along unit ``u``: its slope (g·mm a sample) and the residual sum of squares."""
+        n = self.n
+        tbar, stt = self._stt()
+        sv = ux * self._sx + uy * self._sy
+        slope = (ux * self._ix + uy * self._iy - tbar * sv) / stt
+        svv = ux * ux * self._xx + 2.0 * ux * uy * self._xy + uy * uy * self._yy
+        return slope, max(0.0, svv - sv * sv / n - slope * slope * stt)
+
+    def slope_f(self) -> float:
+        """The force's slope (g a sample)."""
+        tbar, stt = self._stt()
+        return (self._if - tbar * self._sf) / stt
+
+
 @dataclass(frozen=True)
 class ReleaseLimits:
     """Thresholds of the release watch (see ``SensingSettings`` for the physical reasons)."""
@@ -63,25 +117,34 @@ class ReleaseWatch:
         self._x: deque[float] = deque(maxlen=limits.window_n)
         self._y: deque[float] = deque(maxlen=limits.window_n)
         self._first: tuple[float, float] | None = None  # the first full window's mean moment
-        self._run: list[tuple[float, float]] = []  # every moment since the force was last unquiet
+        self._run = Run()  # every sample since the force was last unquiet
         self._peak_f = -math.inf  # the most force seen since a light set-down's watch began
-        self._run_f: list[float] = []  # ... and the force of every sample in ``_run``
 
     def reset(self) -> None:
         """Forget the current release (a new segment or a tip)."""
         self._key = None
 
+    @property
+    def watching(self) -> bool:
+        """The current release is still being watched (its watch has not run out)."""
+        lim = self.lim
+        return self._key is not None and \
+            self._k <= (lim.watch_n if self._key == LIGHT else lim.skip_n + lim.watch_n)
+
     def step(self, press: tuple[float, float, float], base: tuple[float, float, float],
              sample: tuple[float, float, float], zero: tuple[float, float],
              pawn_range: tuple[float, float],
-             sigma_f: float, sigma_win: float) -> float:
+             sigma_f: float, sigma_win: float, motion_only: bool = False) -> float:
         """One sample after a release: returns the signed departure (g·mm; < 0 short of the
         expectation, > 0 beyond it) when it means a tip, else 0.0.
 
         ``press``: the press (weight, x_mm, y_mm) whose release is watched; ``base``: the level
         before the segment; ``sample``: this sample's (F, Mx, My); ``zero``: the empty disc's
         moment; ``pawn_range``: the force step (g) one pawn can make; ``sigma_f``: noise of
-        one force reading; ``sigma_win``: noise of a full window's mean moment (per axis).
+        one force reading; ``sigma_win``: noise of a full window's mean moment (per axis);
+        ``motion_only``: only the level's motion decides (the watch going on after its segment
+        ended on a still level: the static departure had its chance, and re-testing a level
+        that stays put on every sample would only test its noise).
         """
         lim = self.lim
         if press != self._key:
@@ -100,7 +163,7 @@ class ReleaseWatch:
         self._f.append(f)
         self._x.append(x)
         self._y.append(y)
-        self._run.append((x, y))
+        self._run.add(f, x, y)
         n = len(self._f)
         if n < lim.min_n:
             return 0.0
@@ -131,7 +194,7 @@ class ReleaseWatch:
         limit = math.hypot(max(lim.floor_gmm, lim.aim_mm * d_f), lim.sigmas * noise)
         if abs(across) > max(limit, 0.5 * abs(along)):
             return 0.0  # the disc tips along its moment; a miss sideways is a misread press
-        if abs(along) > limit and \
+        if abs(along) > limit and not motion_only and \
                 math.hypot(along, across) > d_f * (lim.radius_mm + math.hypot(px, py)):
             return along  # no level disc leaves that moment, wherever on it the pawn stands
         if n < lim.window_n:
@@ -161,23 +224,19 @@ class ReleaseWatch:
             self._k = 0
             self._f.clear()
             self._run.clear()
-            self._run_f.clear()
             self._peak_f = -math.inf
         self._k += 1
         if self._k > lim.watch_n:
             return 0.0
         f, x, y = sample
         self._f.append(f)
-        self._run.append((x, y))
-        self._run_f.append(f)
+        self._run.add(f, x, y)
         self._peak_f = max(self._peak_f, f)
         fs = self._f
         quiet = max(lim.quiet_g, 6.0 * sigma_f)
         if len(fs) < lim.window_n or max(fs) - min(fs) > quiet:
             self._run.clear()  # the finger still on, or letting go: no motion of the disc yet
-            self._run.append((x, y))
-            self._run_f.clear()
-            self._run_f.append(f)
+            self._run.add(f, x, y)
             return 0.0
         mean_f = sum(fs) / len(fs)
         if self._peak_f - mean_f <= quiet:
@@ -194,12 +253,7 @@ class ReleaseWatch:
             return 0.0  # inwards: a disc righting itself after a wobble
         # a finger still on the pawn, easing or sliding, moves the force with the moment: the
         # drift must be more than the force's own change could make anywhere on the disc
-        fv = self._run_f
-        n = len(fv)
-        tbar = (n - 1) / 2.0
-        fbar = sum(fv) / n
-        slope_f = sum((i - tbar) * (v - fbar) for i, v in enumerate(fv)) / (n * (n * n - 1) / 12.0)
-        if moved <= LEVER * lim.radius_mm * abs(slope_f) * (n - 1):
+        if moved <= LEVER * lim.radius_mm * abs(self._run.slope_f()) * (self._run.n - 1):
             return 0.0
         return moved
 
@@ -210,23 +264,85 @@ class ReleaseWatch:
         drift over the fitted samples (g·mm) when the slope is significant, else 0.0."""
         lim = self.lim
         run = self._run
-        n = len(run)
+        n = run.n
         if n < lim.trend_min_n:
             return 0.0
-        tbar = (n - 1) / 2.0
-        vals = [x * ux + y * uy for x, y in run]
-        vbar = sum(vals) / n
         sxx = n * (n * n - 1) / 12.0
-        slope = sum((i - tbar) * (v - vbar) for i, v in enumerate(vals)) / sxx
+        slope, rss = run.line(ux, uy)
         # the per-sample noise is no larger than a window mean's times sqrt(window): slow (1/f)
         # noise makes sigma_win the larger share, so this errs on the side of no tip
         sigma_1 = sigma_win * math.sqrt(lim.window_n)
         se = sigma_1 / math.sqrt(sxx)
         moved = slope * (n - 1)
-        if abs(slope) > lim.trend_sigmas * se and abs(moved) > lim.trend_floor_gmm:
-            # a roll is smooth: readings scattered about the line far beyond the noise are
-            # something else moving (a dropped pawn bouncing, a knock), not the disc rolling over
-            rss = sum((v - vbar - slope * (i - tbar)) ** 2 for i, v in enumerate(vals))
-            if rss <= FIT_SIGMAS ** 2 * sigma_1 * sigma_1 * max(1, n - 2):
-                return moved
+        # a roll is smooth: readings scattered about the line far beyond the noise are something
+        # else moving (a dropped pawn bouncing, a knock), not the disc rolling over
+        if abs(slope) > lim.trend_sigmas * se and abs(moved) > lim.trend_floor_gmm and \
+                rss <= FIT_SIGMAS ** 2 * sigma_1 * sigma_1 * max(1, n - 2):
+            return moved
         return 0.0
+
+
+class ReleaseFollow:
+    """The release watch wired to the segments: it watches the pawn set down in a segment (a
+    press released, or a light set-down: ``press`` None) and goes on watching it, once the segment
+    ended on a still level, to the end of its watch. A disc rolling over slowly looks still to
+    the level test, and the still baseline follows it; only the motion decides then (the static
+    departure had its chance in the segment). ``rolling``: the still path is to call
+    ``roll_after``."""
+
+    def __init__(self, watch: ReleaseWatch | None, pawn_range: tuple[float, float]) -> None:
+        self.watch = watch
+        self.pawn_range = pawn_range
+        self.rolling = False
+        self._after: tuple | None = None  # (press, level, zero, sigma_f, sigma_win) last watched
+        self._fired = False
+
+    def begin_segment(self) -> None:
+        """A segment starts: a new release to watch (a roll found after the last one stands)."""
+        if self.watch is not None:
+            self.watch.reset()
+        self.stop()
+
+    def stop(self) -> None:
+        """Nothing to watch after the segment (a tip episode ended)."""
+        self._after = None
+        self.rolling = False
+
+    def step(self, press: tuple[float, float, float] | None, level: tuple[float, float, float],
+             sample: tuple[float, float, float], zero: tuple[float, float], sigma_f: float,
+             sigma_win: float) -> float:
+        """One sample of the segment (see ``ReleaseWatch.step`` and ``step_light``)."""
+        watch = self.watch
+        if watch is None:
+            return 0.0
+        self._after = (press, level, zero, sigma_f, sigma_win)
+        self.rolling = True
+        if press is None:
+            return watch.step_light(level, sample, zero, self.pawn_range, sigma_f, sigma_win)
+        return watch.step(press, level, sample, zero, self.pawn_range, sigma_f, sigma_win)
+
+    def roll_after(self, f: float, x: float, y: float) -> bool:
+        """One still sample after the segment: True when the disc is seen going over (the
+        pipeline starts a segment, whose first decision is that tip: ``take_fired``)."""
+        watch, after = self.watch, self._after
+        if watch is None or after is None:
+            self.rolling = False
+            return False
+        press, level, zero, sigma_f, sigma_win = after
+        if press is None:
+            off = watch.step_light(level, (f, x, y), zero, self.pawn_range, sigma_f, sigma_win)
+        else:
+            off = watch.step(press, level, (f, x, y), zero, self.pawn_range, sigma_f, sigma_win,
+                             motion_only=True)
+        if off == 0.0:
+            if not watch.watching:
+                self.stop()
+            return False
+        self.stop()
+        self._fired = True
+        return True
+
+    def take_fired(self) -> bool:
+        """Whether ``roll_after`` found a roll since the last call (and forget it)."""
+        fired, self._fired = self._fired, False
+        return fired

@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 
 from companion.sensing.knock import KnockWatch
-from companion.sensing.release import ReleaseLimits, ReleaseWatch
+from companion.sensing.release import ReleaseFollow, ReleaseLimits, ReleaseWatch
 from companion.sensing.residual import ResidualTest
 from companion.sensing.settings import SensingSettings
 from companion.sensing.strike import LANDING_DIP, RimStrike, median
@@ -125,6 +125,8 @@ class TipTests:
         self._excess_fast = 0.0
         self._lag = 0.0
         self._strike_now = False
+        # the release watch, in its segment and on after it (``ReleaseFollow``)
+        self.follow = ReleaseFollow(self._release, self._pawn_range)
 
     @property
     def landing(self) -> tuple[int, float, float] | None:
@@ -140,8 +142,7 @@ class TipTests:
         self._rim.landing = None
         if self._residual is not None:
             self._residual.reset()
-        if self._release is not None:
-            self._release.reset()
+        self.follow.begin_segment()
 
     def tipped_late(self) -> None:
         """The segment judge found the disc lying tilted (a tip these tests missed)."""
@@ -168,6 +169,7 @@ class TipTests:
     def episode_over(self, t: int) -> None:
         """A tip episode ended at ``t`` (settled): start the refractory window."""
         self._no_tip_until = t + int(self.settings.tip_refractory_ms)
+        self.follow.stop()
 
     def pawn_placed(self) -> None:
         """A placement was judged on a level disc: a new tip is possible again."""
@@ -239,6 +241,10 @@ class TipTests:
     def decide(self, sig: Signals, tipped: bool, pv: PressView) -> bool:
         """After ``measure`` and the judge's press bookkeeping of the same sample: did the disc
         go over now?"""
+        if self.follow.take_fired() and not tipped:
+            self._tip_run = 0
+            self.fired_by = "release"  # the release watch, after its segment had ended
+            return True
         excess = self._excess
         strike = self._strike_now
         by = "strike" if strike else "excess"
@@ -373,14 +379,9 @@ class TipTests:
         if self._release is None or pv.pressing or self._refractory(sig, pv.placed) or \
                 self._window.count < RELEASE_NOISE_WINDOWS:
             return False
-        sample = (sig.f[-1], sig.x[-1], sig.y[-1])
-        if w <= 0:  # no press: a pawn set down lightly (or nothing set down: no pawn's weight)
-            off = self._release.step_light(pv.level, sample, sig.zero, self._pawn_range, sig.sigma_f,
-                                           self._window.sigma(sig.sigma_m))
-        else:
-            off = self._release.step((w, pv.press[1] / w, pv.press[2] / w), pv.level, sample,
-                                     sig.zero, self._pawn_range, sig.sigma_f,
-                                     self._window.sigma(sig.sigma_m))
+        press = None if w <= 0 else (w, pv.press[1] / w, pv.press[2] / w)
+        off = self.follow.step(press, pv.level, (sig.f[-1], sig.x[-1], sig.y[-1]), sig.zero,
+                               sig.sigma_f, self._window.sigma(sig.sigma_m))
         return off != 0.0 and not sig.glitch and sig.count >= self._suspect_until
 
     @staticmethod

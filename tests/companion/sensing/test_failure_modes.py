@@ -271,6 +271,29 @@ def test_a_pawn_set_down_lightly_that_rolls_the_disc_over_is_seen_by_its_drift(t
     assert tips[0]["t_ms"] - release * 1000 <= 400
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_roll_too_slow_for_the_level_test_is_still_watched_after_the_placement(table, seed: int) -> None:
+    """A pedestal disc that starts rolling slowly 0.4 s after the release (200 g*mm/s, the force
+    quiet): the level test finds the load still and the placement is judged, and the still
+    baseline follows the roll, so no segment starts until the rim strikes its stop. The release
+    watch goes on after the segment ended, to the end of its watch, and reads the roll."""
+    tab = table(noise_g=0.15, seed=seed)
+    tab.place(1.0, "medium", -50.0, 40.0)
+    x, y = polar(70, 100)
+    release = tab.place(5.0, "large", x, y, press_g=30.0)
+    r = math.hypot(x, y)
+    ux, uy = x / r, y / r
+
+    def roll(s: float) -> tuple[float, float, float]:
+        d = min(max(s - release - 0.4, 0.0), 2.0)
+        return 0.0, 200.0 * d * ux, 200.0 * d * uy
+    tab.loads.append(roll)
+    events = tab.run(8.0)
+    assert sorted(e["event"] for e in events[:3]) == ["placed", "placed", "tipped"], events
+    tip = next(e for e in events if e["event"] == "tipped")
+    assert 400 < tip["t_ms"] - release * 1000 <= 1100
+
+
 @pytest.mark.parametrize("cells", [4, 3])
 def test_a_knock_that_rocks_the_moment_for_a_reading_is_not_a_tip(table, cells: int) -> None:
     """A knock on the table rocks the platform: the moment swings one way for a reading and back the
