@@ -104,6 +104,7 @@ class ReleaseLimits:
     trend_floor_gmm: float = 30.0  # ... and moving this much over the samples fitted
     trend_min_n: int = 5  # ... fitted over at least this many samples
     pawn_masses: tuple[float, ...] = ()  # the pawn sizes' masses (g): a light set-down leaves one
+    motion_only: bool = False  # only the level's motion decides (low rates: see ``TipTests``)
 
 
 class ReleaseWatch:
@@ -194,7 +195,7 @@ class ReleaseWatch:
         limit = math.hypot(max(lim.floor_gmm, lim.aim_mm * d_f), lim.sigmas * noise)
         if abs(across) > max(limit, 0.5 * abs(along)):
             return 0.0  # the disc tips along its moment; a miss sideways is a misread press
-        if abs(along) > limit and not motion_only and \
+        if abs(along) > limit and not (motion_only or lim.motion_only) and \
                 math.hypot(along, across) > d_f * (lim.radius_mm + math.hypot(px, py)):
             return along  # no level disc leaves that moment, wherever on it the pawn stands
         if n < lim.window_n:

@@ -93,8 +93,9 @@ class TipTests:
         self._win_n = max(2, round(s.release_window_ms / dt))
         self._blk_scale = math.sqrt(self._win_n / max(1, round(s.tip_block_ms / dt)))
         # at low rates (10 Hz) a window is one or two readings, each averaging the finger's lift
-        # and any wobble: too few to tell a pinned load from a misread press, so the watch is off
-        self._release = None if self._win_n < 3 else ReleaseWatch(ReleaseLimits(
+        # and any wobble: too few to tell a pinned load from a misread press, so only the level's
+        # motion decides there (a steady drift outwards, or motion since the first window)
+        self._release = ReleaseWatch(ReleaseLimits(motion_only=self._win_n < 3,
             skip_n=max(1, round(s.release_skip_ms / dt)),
             window_n=self._win_n,
             min_n=max(2, round(s.release_min_ms / dt)),

@@ -524,7 +524,10 @@ def test_disc_found_lying_tilted_after_a_placement_at_10_hz_is_a_tip(bench_game)
     assert len(seen) == len(true_tips)
     late = [e for k, e in enumerate(events) if e["event"] == "tipped" and k
             and events[k - 1]["event"] == "placed" and events[k - 1]["t_ms"] == e["t_ms"]]
-    assert len(late) == 4  # each late tip follows the placement of the pawn that tipped the disc
+    # each late tip follows the placement of the pawn that tipped the disc; since the release
+    # watch's motion tests run at 10 Hz too (ninth pass), three of the four are read during the
+    # roll itself, before the level, and one is still found as a disc lying tilted
+    assert len(late) == 1
 
 
 def test_knock_swinging_a_fall_back_across_the_reference_is_no_hand(bench_game) -> None:
