@@ -73,3 +73,81 @@ def test_a_lone_pawn_landing_on_the_base_plate_is_seen_as_an_unsure_fall_to_conf
     assert c._game.history_json(c._match)[-1]["type"] == "confirm_fall"
     assert msg["state"]["disc"] == {"small": 0, "medium": 0, "large": 0}
     assert msg["state"]["phase"] == "place" and msg["state"]["attempt"] == 2  # Anna places again
+
+
+# Anna a large on PURPLE 3, Ben a medium on YELLOW 6, Anna a medium on PURPLE 5: the disc stays up; knocked
+# over (towards PURPLE, seed 0) the large and the medium on PURPLE 5 land on the base plate, and no fall is seen
+TWO_LAND = [("large", 0, -60, "purple", 3), ("medium", 0, 140, "yellow", 6), ("medium", 0, -110, "purple", 5)]
+
+
+def _knocked_unseen(seed: int = 0, table=None):
+    """``TWO_LAND`` played and knocked over onto the base plate, until the sensors settle with no fall
+    seen: (simulator, controller, loop, every event sensed since the knock)."""
+    sim, c, loop = table or _sim_table(seed=seed)
+    _play(c, loop, TWO_LAND)
+    seen = _spy(c)
+    c.sim_command("knock_base", {})
+    assert _run(loop, c, lambda m: _card(c, "tip_no_fall") is not None, max_steps=600)
+    assert [e["event"] for e in seen] == ["tipped", "settled"]
+    assert [(e["pawns"], e["lands_on"]) for e in sim.truth if e["event"] == "fell"] == [
+        ({"medium": 1}, "base"), ({"large": 1}, "base")]
+    return sim, c, loop, seen
+
+
+def _cards_while(loop, c, steps: int) -> set[str]:
+    """Run the table ``steps`` iterations; the kinds of every prompt that was open meanwhile."""
+    kinds: set[str] = set()
+    _run(loop, c, lambda m: kinds.update(p["kind"] for p in m["pending"]) and False, max_steps=steps)
+    return kinds
+
+
+def _fell_since(c, mark: int) -> list[str]:
+    return [a["type"] for a in c._game.history_json(c._match)[mark:]]
+
+
+def _after_the_base_plate_is_cleared(sim, c, loop, seen) -> None:
+    """The sensors count the answered pawns off the disc; picking them up off the base plate is no
+    event: no ``removed`` (nor a second fall) reaches the game, and no card says they disagree."""
+    mark = len(c._game.history_json(c._match))
+    assert len(c.message()["sensing"]["pawns"]) == 3  # told on the read loop's thread, not the request's
+    loop.step()
+    sensing = c.message()["sensing"]
+    assert [(p["size"], p["zone"], p["number"]) for p in sensing["pawns"]] == [("medium", "yellow", 6)]
+    n = len(seen)
+    assert "reconcile" not in _cards_while(loop, c, 80)  # the disc and the game agree
+    assert sim.pick_up_base() == 2
+    assert "reconcile" not in _cards_while(loop, c, 200)
+    assert [e["event"] for e in sim.truth if e["event"] == "picked_up"] == ["picked_up", "picked_up"]
+    assert seen[n:] == []  # both pick-ups read as pawns lifted off the base plate
+    assert _fell_since(c, mark) == []  # no `removed`, no second fall
+    msg = c.message()
+    assert msg["state"]["phase"] == "place" and msg["state"]["disc"] == {"small": 0, "medium": 1, "large": 0}
+    assert [p["size"] for p in msg["sensing"]["pawns"]] == ["medium"]
+
+
+def test_pawns_the_host_says_fell_are_on_the_base_plate_and_their_pick_up_is_no_removal():
+    sim, c, loop, seen = _knocked_unseen()
+    prompt = _card(c, "tip_no_fall")
+    c.resolve_prompt(prompt["id"], "These pawns fell", pawns={"medium": 1, "large": 1})
+    assert c._game.history_json(c._match)[-1]["type"] == "fall"
+    _after_the_base_plate_is_cleared(sim, c, loop, seen)
+
+
+def test_a_fall_entered_by_hand_while_the_question_is_open_reaches_the_sensors_too():
+    sim, c, loop, seen = _knocked_unseen()
+    c.apply({"type": "fall", "pawns": {"medium": 1, "large": 1}, "tipped": True})
+    assert _card(c, "tip_no_fall") is None  # the fall answered it
+    _after_the_base_plate_is_cleared(sim, c, loop, seen)
+
+
+def test_a_fall_entered_by_hand_during_a_tip_that_settles_with_no_fall_seen_reaches_the_sensors():
+    sim, c, loop = _sim_table(seed=0)
+    _play(c, loop, TWO_LAND)
+    seen = _spy(c)
+    c.sim_command("knock_base", {})
+    assert _run(loop, c, lambda m: [e["event"] for e in seen] == ["tipped"], max_steps=100)
+    c.apply({"type": "fall", "pawns": {"medium": 1, "large": 1}, "tipped": True})  # before it settles
+    assert _run(loop, c, lambda m: [e["event"] for e in seen] == ["tipped", "settled"], max_steps=600)
+    assert _card(c, "tip_no_fall") is None  # not asked: a fall was entered since the tip
+    _after_the_base_plate_is_cleared(sim, c, loop, seen)
+
