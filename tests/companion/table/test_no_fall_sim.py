@@ -151,3 +151,25 @@ def test_a_fall_entered_by_hand_during_a_tip_that_settles_with_no_fall_seen_reac
     assert _card(c, "tip_no_fall") is None  # not asked: a fall was entered since the tip
     _after_the_base_plate_is_cleared(sim, c, loop, seen)
 
+
+def test_replaying_the_session_hands_its_pipeline_the_host_s_fall_as_live(tmp_path):
+    import io
+    import json
+
+    from companion.session.replay_cli import replay_stored
+    from tests.companion.table.test_reconcile import _sim_table_logged
+
+    sim, c, loop, store = _sim_table_logged(0, tmp_path)
+    sim, c, loop, seen = _knocked_unseen(table=(sim, c, loop))
+    c.resolve_prompt(_card(c, "tip_no_fall")["id"], "These pawns fell", pawns={"medium": 1, "large": 1})
+    _after_the_base_plate_is_cleared(sim, c, loop, seen)
+    sid = c.session_id
+    told = [e for e in store.events(sid) if e["event"] == "told_fallen"]
+    assert [e["pawns"] for e in told] == [{"small": 0, "medium": 1, "large": 1}]
+    store.close()
+    out, err = io.StringIO(), io.StringIO()
+    assert replay_stored(str(sid), out, data_dir=tmp_path, err=err) == 0, err.getvalue()
+    assert "gives the same game" in err.getvalue()
+    replayed = [json.loads(line) for line in out.getvalue().splitlines()]
+    after = [e["event"] for e in replayed if e["t_ms"] > told[0]["t_ms"]]
+    assert after == []  # the pick-ups off the base plate are no events in the replay either
