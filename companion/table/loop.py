@@ -94,7 +94,7 @@ class SourceLoop:
             sim.drain()
         # the host's facts for the pipeline (pawns it said fell), between two feeds
         tell = getattr(self.controller, "tell_pipeline", None)
-        events: list[dict] = list(tell(self.pipeline, self._fed_t)) if tell is not None else []
+        events: list[dict] = list((tell(self.pipeline, self._fed_t) if tell is not None else None) or [])
         items = self.source.read(self.read_timeout_s)
         tap = self.tap
         if tap is not None and items:

@@ -75,8 +75,9 @@ def test_a_lone_pawn_landing_on_the_base_plate_is_seen_as_an_unsure_fall_to_conf
     assert msg["state"]["phase"] == "place" and msg["state"]["attempt"] == 2  # Anna places again
 
 
-# Anna a large on PURPLE 3, Ben a medium on YELLOW 6, Anna a medium on PURPLE 5: the disc stays up; knocked
-# over (towards PURPLE, seed 0) the large and the medium on PURPLE 5 land on the base plate, and no fall is seen
+# Anna a large on PURPLE 3, Ben a medium on YELLOW 6, Anna a medium on PURPLE 5: the disc stays up;
+# knocked over (towards PURPLE, seed 0) the large and the medium on PURPLE 5 land on the base plate, and
+# no fall is seen
 TWO_LAND = [("large", 0, -60, "purple", 3), ("medium", 0, 140, "yellow", 6), ("medium", 0, -110, "purple", 5)]
 
 
