@@ -4,7 +4,9 @@ land on the base plate and stay weighed), the real sensing pipeline on its sampl
 What the pipeline makes of such a landing is its own (``docs/sensing.md``, "Pawns landing on the base
 plate"): at 80 Hz it usually sees a lone pawn's flight and landing and reports an unsure ``fell``
 (``"weighed": true``), which the rules core waits to have confirmed; when it sees no fall at all, the
-host is asked "Did any pawns fall?". Both are asserted as they really happen on these seeds.
+host is asked "Did any pawns fall?". Both are asserted as they really happen on these seeds. The host's
+answer (or a fall entered by hand for such a tip) reaches the pipeline, which then counts those pawns
+on the base plate: picking them up off it is no event, and the disc and the game agree throughout.
 """
 
 from __future__ import annotations
