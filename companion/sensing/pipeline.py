@@ -27,6 +27,7 @@ from companion.sensing.segments import SegmentJudge
 from companion.sensing.settings import SensingSettings
 from companion.sensing.tips import TipTests
 from companion.sensing.tipviews import PressView, Signals
+from companion.sensing.toldfall import told_pawns
 from companion.sensing.trace import Sample, TraceHeader
 
 STILL, ACTIVE, TIPPED = "still", "active", "tipped"
@@ -224,6 +225,18 @@ class Pipeline:
             "pawns": pawns,
             "faults": dict(self._cells.faults),
         }
+
+    def told_fallen(self, counts: dict[str, int]) -> list[dict]:
+        """The host says these pawns (counts by size) fell in a tip whose fall the sensors did not
+        see: no mass left, so they lie on the base plate, still weighed. The likeliest tracked
+        pawns (``toldfall.py``) move from ``pawns`` to ``base_pawns``, so their pick-up later is no
+        event. Returns the events this makes (none). A ValueError naming the problem (an unknown
+        size, a count below 0 or not whole, more pawns than are tracked) changes nothing."""
+        gone = told_pawns(self.pawns, counts)
+        for p in gone:
+            self.pawns.remove(p)
+        self.base_pawns.extend(gone)
+        return []
 
     # ------------------------------------------------------------------ internals
     def _warm_up(self, F: float, X: float, Y: float) -> None:

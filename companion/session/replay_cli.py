@@ -122,7 +122,9 @@ def _events_line(store: SessionStore, sid: int, resensed: Resensed) -> str:
     for event in resensed.events():
         event, tipping = track_tip(event, tipping)
         annotated.append(event)
-    logged = store.events(sid)
+    from companion.table.answers import TOLD_FALLEN
+
+    logged = [e for e in store.events(sid) if e.get("event") != TOLD_FALLEN]  # host facts, not sensed
     n = len(annotated)
     if _comparable(annotated) == _comparable(logged):
         return f"{n} sensed events from the stored trace; the same as the {len(logged)} logged live"

@@ -12,10 +12,16 @@ events to the controller. So a host action stamped ``T`` came after every event 
 emitted at a sample ``<= T`` and before the later ones. Sensed actions the rules refuse are
 ignored, as live. Events of ``Pipeline.finish()`` are not used for the rules: the live loop never
 flushes the pipeline, so the live game never saw them.
+
+Host facts: the pawns the host said fell in a tip whose fall the sensors did not see were handed to
+the live pipeline between two feeds (``Pipeline.told_fallen``) and logged as ``told_fallen`` records
+stamped with the last sample it had been fed; ``resense`` hands each to its pipeline at the same
+point of the trace (after that sample), so that the replay reads the pick-ups that follow as live.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -41,8 +47,17 @@ class Resensed:
         yield from self.tail
 
 
+def told_facts(store: SessionStore, session_id: int) -> list[dict[str, Any]]:
+    """The logged ``told_fallen`` records (the host's falls handed to the live pipeline), by ``t_ms``."""
+    from companion.table.answers import TOLD_FALLEN
+
+    return [e for e in store.events(session_id)
+            if e.get("event") == TOLD_FALLEN and isinstance(e.get("pawns"), dict)]
+
+
 def resense(store: SessionStore, session_id: int) -> Resensed:
-    """Feed the stored trace through a fresh ``Pipeline`` (``ChunkError`` if a chunk is damaged)."""
+    """Feed the stored trace through a fresh ``Pipeline``, handing it the logged host facts where the
+    live one got them (``told_facts``; see the module doc); ``ChunkError`` if a chunk is damaged."""
     from companion.sensing.pipeline import Pipeline
 
     out = Resensed()
@@ -50,7 +65,14 @@ def resense(store: SessionStore, session_id: int) -> Resensed:
     if header is None:
         return out
     pipe = Pipeline(header)
+    told = told_facts(store, session_id)
     for sample in store.samples(session_id):
+        while told and told[0]["t_ms"] < sample.t_ms:  # told after an earlier sample was fed
+            fact = told.pop(0)
+            # logged only when the live pipeline took it: a fresh one that does not track those
+            # pawns (live, it had run since start-up) goes on without it
+            with contextlib.suppress(ValueError):
+                out.emitted.extend((fact["t_ms"], e) for e in pipe.told_fallen(fact["pawns"]))
         out.emitted.extend((sample.t_ms, e) for e in pipe.feed(sample))
     out.tail = pipe.finish()
     return out

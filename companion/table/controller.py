@@ -89,6 +89,8 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         self._status: dict[str, str] = {}
         self._tipping = TIP_STILL
         self._tip_mark: int | None = None  # the history's length when the disc last tipped
+        self._told: list[dict[str, int]] = []  # the host's falls no sensor saw, for the pipeline
+        self._hand_falls: list[tuple[int, dict]] = []  # falls entered by hand during the tip
         self._log_closed = False  # the current (over) game's session was ended in the log
         self._closed_sid: int | None = None  # ... this one (an undo reopens it)
         self._light = StatusLight()
@@ -260,6 +262,7 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         if isinstance(action, dict) and action.get("type") == "new_game":
             return self.new_game(action, source=source)
         with self._lock:
+            unseen = self._unseen_fall(action) if source != "sensor" else None
             try:
                 entry = self._apply_locked(action, source, sensed or [], by)
             except RequestError as exc:
@@ -267,6 +270,7 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
                     exc.extra["alternatives"] = alternatives(
                         self._match, action, self._game.state_json(self._match))
                 raise
+            self._host_fell(unseen)  # a fall no sensor saw: its pawns lie on the base plate
             return self._changed([entry])
 
     def undo(self, *, source: str = "page") -> dict:
@@ -326,6 +330,8 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
                     self._faults.reported(f"cell{cell}", time.monotonic())
                     self._status[f"cell{cell}"] = f"sensor fault: cell {cell} {event.get('kind')}"
                 event, self._tipping = track_tip(event, self._tipping)  # shared with replay SESSION
+                if kind == "settled":
+                    self._tip_settled(event)
                 state = self._game.state_json(self._match)
                 proposals = self._unasked(self._game.actions_for_sensed(event, state))
                 if not any("action" in p for p in proposals):  # a prompt alone: the event is logged here

@@ -3,8 +3,10 @@
 One thread reads the source (``read(timeout_s)`` never blocks longer than that) in batches of
 ``batch_s`` (0.1 s: 8 samples at 80 Hz), feeds every
 sample to the pipeline, hands the sensed events and the raw samples to the controller, reports
-source faults, runs queued simulator commands, publishes the throttled live view, and pings
-the watchdog once per healthy iteration. A source that raises is reopened with a back-off.
+source faults, runs queued simulator commands, hands the pipeline the host's facts the controller
+queued (pawns the host says fell that no sensor saw: ``tell_pipeline``) between two feeds,
+publishes the throttled live view, and pings the watchdog once per healthy iteration. A source
+that raises is reopened with a back-off.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class SourceLoop:
         self.tap: Callable[[list], None] | None = None  # sees every item read (the calibration wizard)
         self.hold_events = False  # True: sensed events do not reach the game (during a calibration)
         self._next_pipeline: Any = None
+        self._fed_t: int | None = None  # the t_ms of the last sample fed to the pipeline
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.samples_seen = 0
@@ -89,12 +92,14 @@ class SourceLoop:
         sim = self.controller.sim
         if sim is not None:
             sim.drain()
+        # the host's facts for the pipeline (pawns it said fell), between two feeds
+        tell = getattr(self.controller, "tell_pipeline", None)
+        events: list[dict] = list((tell(self.pipeline, self._fed_t) if tell is not None else None) or [])
         items = self.source.read(self.read_timeout_s)
         tap = self.tap
         if tap is not None and items:
             tap(items)
         samples = []
-        events: list[dict] = []
         for item in items:
             if hasattr(item, "raw"):
                 samples.append(item)
@@ -105,6 +110,7 @@ class SourceLoop:
                 message = getattr(item, "message", "") or f"source fault: {kind}"
                 self.controller.source_fault(kind, message, cell)
         if samples:
+            self._fed_t = getattr(samples[-1], "t_ms", None)
             self.samples_seen += len(samples)
             self.controller.samples(samples)
         if events and not self.hold_events:
