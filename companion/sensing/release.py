@@ -120,10 +120,12 @@ class ReleaseWatch:
         self._first: tuple[float, float] | None = None  # the first full window's mean moment
         self._run = Run()  # every sample since the force was last unquiet
         self._peak_f = -math.inf  # the most force seen since a light set-down's watch began
+        self.pawn_step = True  # the latest level tested weighed one pawn more than the level before
 
     def reset(self) -> None:
         """Forget the current release (a new segment or a tip)."""
         self._key = None
+        self.pawn_step = True
 
     @property
     def watching(self) -> bool:
@@ -177,7 +179,8 @@ class ReleaseWatch:
             return 0.0
         inv = 1.0 / n
         d_f = sum(fs) * inv - base[0]
-        if not pawn_range[0] <= d_f <= pawn_range[1]:
+        self.pawn_step = pawn_range[0] <= d_f <= pawn_range[1]
+        if not self.pawn_step:
             return 0.0
         _, px, py = press
         ex, ey = base[1] + d_f * px, base[2] + d_f * py  # where the moment should be
@@ -243,7 +246,8 @@ class ReleaseWatch:
         if self._peak_f - mean_f <= quiet:
             return 0.0  # no finger has let go: one may still rest on the pawn
         d_f = mean_f - base[0]
-        if not any(abs(d_f - m) <= PAWN_SPREAD * m + PAWN_SPREAD_G for m in lim.pawn_masses):
+        self.pawn_step = any(abs(d_f - m) <= PAWN_SPREAD * m + PAWN_SPREAD_G for m in lim.pawn_masses)
+        if not self.pawn_step:
             return 0.0  # not a pawn's weight: a finger still resting on it (its moment moves)
         ux, uy = x - zero[0], y - zero[1]
         norm = math.hypot(ux, uy)
@@ -297,6 +301,7 @@ class ReleaseFollow:
         self.rolling = False
         self._after: tuple | None = None  # (press, level, zero, sigma_f, sigma_win) last watched
         self._fired = False
+        self._still_n = 0  # still samples watched since the segment ended
 
     def begin_segment(self) -> None:
         """A segment starts: a new release to watch (a roll found after the last one stands)."""
@@ -318,6 +323,7 @@ class ReleaseFollow:
             return 0.0
         self._after = (press, level, zero, sigma_f, sigma_win)
         self.rolling = True
+        self._still_n = 0
         if press is None:
             return watch.step_light(level, sample, zero, self.pawn_range, sigma_f, sigma_win)
         return watch.step(press, level, sample, zero, self.pawn_range, sigma_f, sigma_win)
@@ -335,9 +341,10 @@ class ReleaseFollow:
         else:
             off = watch.step(press, level, (f, x, y), zero, self.pawn_range, sigma_f, sigma_win,
                              motion_only=True)
+        self._still_n += 1
         if off == 0.0:
-            if not watch.watching:
-                self.stop()
+            if not watch.watching or (not watch.pawn_step and self._still_n > watch.lim.window_n):
+                self.stop()  # run out, or the still level is no pawn set down (it will stay so)
             return False
         self.stop()
         self._fired = True
