@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from companion.sensing.release import ReleaseLimits, ReleaseWatch
+from companion.sensing.release import ReleaseFollow, ReleaseLimits, ReleaseWatch
 
 LIMITS = ReleaseLimits(skip_n=2, window_n=6, min_n=3, watch_n=20, aim_mm=8.0, floor_gmm=45.0,
                        sigmas=5.0, motion_floor_gmm=15.0, quiet_g=1.5)
@@ -309,3 +309,54 @@ def test_a_light_finger_easing_off_is_no_tip() -> None:
 def test_a_light_set_down_moving_inwards_is_no_tip() -> None:
     forces, outward = _set_down(-10.0)
     assert not any(light(forces, outward, noise_m=4.0))
+
+
+def _follow() -> ReleaseFollow:
+    return ReleaseFollow(ReleaseWatch(LIGHT_LIMITS), STEPS)
+
+
+def test_the_watch_goes_on_after_its_segment_and_reads_a_slow_roll() -> None:
+    """The segment ended on a still level 10 samples after the release (a slow roll looks still
+    to the level test); the disc then rolls out by 12 g*mm a sample: the still samples that
+    follow are watched to the end of the watch, and the roll is a tip."""
+    f = _follow()
+    press = (PRESS[0], 120.0, 40.0)
+    for _ in range(10):
+        assert f.step(press, BASE, expected(), (0.0, 0.0), 0.05, 3.0) == 0.0
+    assert f.rolling
+    got = [f.roll_after(*expected(12.0 * k)) for k in range(40)]
+    assert any(got)
+    assert f.take_fired() and not f.take_fired()  # told once
+    assert not f.rolling
+
+
+def test_a_level_off_the_press_that_stays_put_after_the_segment_is_no_tip() -> None:
+    """After the segment only motion decides: a level 300 g*mm short of the expectation (a
+    misread press) tested again on every still sample would only test its noise."""
+    f = _follow()
+    press = (PRESS[0], 120.0, 40.0)
+    rng = random.Random(3)
+    for _ in range(10):
+        f.step(press, BASE, expected(-300.0), (0.0, 0.0), 0.05, 3.0)
+    for _ in range(70):
+        f_, x, y = expected(-300.0)
+        assert not f.roll_after(f_, x + rng.gauss(0, 4.0), y + rng.gauss(0, 4.0))
+
+
+def test_the_watch_after_its_segment_stops_when_no_pawn_was_set_down() -> None:
+    """A segment that set no pawn down (the still level weighs what it did before): the still
+    samples stop being watched once a full window says so."""
+    f = _follow()
+    press = (PRESS[0], 120.0, 40.0)
+    for _ in range(10):
+        f.step(press, BASE, BASE, (0.0, 0.0), 0.05, 3.0)
+    for _ in range(LIGHT_LIMITS.window_n + 2):
+        f.roll_after(*BASE)
+    assert not f.rolling
+
+
+def test_a_new_segment_ends_the_watch_after_the_last_one() -> None:
+    f = _follow()
+    f.step((PRESS[0], 120.0, 40.0), BASE, expected(), (0.0, 0.0), 0.05, 3.0)
+    f.begin_segment()
+    assert not f.rolling and not f.roll_after(*expected(500.0))
