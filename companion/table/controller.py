@@ -14,7 +14,6 @@ import logging
 import random
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -26,21 +25,22 @@ from companion.table.autoplay import ComputerSeatsMixin, computer_seats, thread_
 from companion.table.buttons import PANEL_BUTTONS, ButtonsMixin
 from companion.table.computer import THINK_S
 from companion.table.corrections import alternatives
+from companion.table.current import CurrentMatch
 from companion.table.discsync import RECONCILE_AFTER_S, RECONCILE_SNOOZE_S, DiscSyncMixin
 from companion.table.errors import RequestError
+from companion.table.feed import Feed
 from companion.table.game import TIP_STILL, IllegalMove, track_tip
 from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
 from companion.table.hub import Hub, Subscription
 from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event
 from companion.table.reconcile import Deferred, clear_disc_card, disc_empty
 from companion.table.resume import ResumeMixin
+from companion.table.sessionlog import SessionLog
 from companion.table.simcontrol import SimControl, SimError
-from companion.table.summary import log_span, per_player
 from companion.textcheck import check_players
 
 log = logging.getLogger(__name__)
 
-FEED_LENGTH = 30
 QUIET_EVENTS = ("tipped", "fault")
 """Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
 
@@ -70,6 +70,7 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         ``computer_runner`` runs a computer seat's decision (default: on its own thread);
         ``computer_think_s``: its search's thinking time."""
         self._game = game
+        self._current = CurrentMatch(game)
         self._store = store
         self._header = header
         self._panel = panel
@@ -83,31 +84,75 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         self._lock = threading.RLock()
         self._hub = Hub()
         self._version = 0
-        self._feed: deque[dict] = deque(maxlen=FEED_LENGTH)
+        self._feed = Feed(clock)
         self._pending = PendingPrompts()
-        self._session_id: int | None = None
         self._status: dict[str, str] = {}
+        self._session = SessionLog(store, self._status)
         self._tipping = TIP_STILL
         self._tip_mark: int | None = None  # the history's length when the disc last tipped
         self._told: list[dict[str, int]] = []  # the host's falls no sensor saw, for the pipeline
         self._hand_falls: list[tuple[int, dict]] = []  # falls entered by hand during the tip
-        self._log_closed = False  # the current (over) game's session was ended in the log
-        self._closed_sid: int | None = None  # ... this one (an undo reopens it)
         self._light = StatusLight()
         self._faults = FaultClock(fault_clear_s)
-        self._match = game.new_match(None)
         self._deferred = Deferred()
         self._ignored: dict[str, int] = {}  # a disagreement the host said to ignore (sensors wrong)
         self._disagree: tuple[tuple, float] | None = None  # (delta, since) of the disagreement seen
         self._snooze_until = 0.0
         self._waiting_setup: dict | None = None  # a new game waiting for the disc to be cleared
-        self._started_at: float | None = None
-        self._ended_at: float | None = None
         self._computer_runner = computer_runner or thread_runner
         self._computer_think_s = computer_think_s
         self._computer_reset()
-        if store is None:
-            self._status["log"] = "no session log: this game is not being saved"
+
+    # -- the mixins' view of the parts (until they are stages) ---------------------------------
+
+    @property
+    def _match(self) -> Any:
+        return self._current.match
+
+    @_match.setter
+    def _match(self, match: Any) -> None:
+        self._current.match = match
+
+    @property
+    def _session_id(self) -> int | None:
+        return self._session.session_id
+
+    @_session_id.setter
+    def _session_id(self, sid: int | None) -> None:
+        self._session.session_id = sid
+
+    @property
+    def _log_closed(self) -> bool:
+        return self._session.closed
+
+    @_log_closed.setter
+    def _log_closed(self, closed: bool) -> None:
+        self._session.closed = closed
+
+    @property
+    def _started_at(self) -> float | None:
+        return self._current.started_at
+
+    @_started_at.setter
+    def _started_at(self, at: float | None) -> None:
+        self._current.started_at = at
+
+    @property
+    def _ended_at(self) -> float | None:
+        return self._current.ended_at
+
+    @_ended_at.setter
+    def _ended_at(self, at: float | None) -> None:
+        self._current.ended_at = at
+
+    def _feed_add(self, event: dict, text: str) -> dict:
+        return self._feed.add(event, text)
+
+    def _log(self, write: Callable[[], Any]) -> bool:
+        return self._session.write(write)
+
+    def _end_session(self, **how: Any) -> None:
+        self._session.end(**how)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -121,7 +166,7 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
     def session_id(self) -> int | None:
         """The session-log id of the current game (None without a log or a game)."""
         with self._lock:
-            return self._session_id
+            return self._session.session_id
 
     def message(self, events: list[dict] | None = None) -> dict:
         """The full message for the page: version, state, new events, feed, prompts, sensing."""
@@ -131,15 +176,14 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
                 "mode": self.mode,
                 "state": self._game.state_json(self._match),
                 "events": list(events or []),
-                "feed": list(self._feed),
+                "feed": self._feed.to_json(),
                 "pending": self._pending.to_json(),
                 "status": dict(self._status),
                 "sensing": self._safe_sensing(),
-                "can_undo": self._game.can_undo(self._match)
-                and (not self._log_closed or hasattr(self._store, "reopen")),
+                "can_undo": self._game.can_undo(self._match) and self._session.reopenable,
                 "layout": self._layout_json(),
-                "session_id": self._session_id if self._session_id is not None else self._closed_sid,
-                "summary": self._summary(),
+                "session_id": self._session.shown_id,
+                "summary": self._current.summary(),
                 "computer": self._computer_json(),
             }
 
@@ -150,13 +194,6 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
             if self._match is None:
                 raise RequestError("no game yet: start a new game first", 409)
             return str(self._game.state_json(self._match).get("game")), self._match.state, self._version
-
-    def _summary(self) -> dict:
-        """Per-player tips and penalties, the game's start and (once over) its end, in clock seconds."""
-        over = self._ended_at is not None  # the per-player figures are counted at the end only
-        out = per_player(self._match) if over else {"tips": [], "penalties": [], "actions": None}
-        out["started_at"], out["ended_at"] = self._started_at, self._ended_at
-        return out
 
     def games(self) -> list[dict]:
         """The games this table can start (name, title, scoring, setup spec), for the start screen."""
@@ -180,11 +217,7 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
     def close(self) -> None:
         """End every subscriber's stream and flush the log (shutdown)."""
         self._hub.close_all()
-        if self._store is not None:
-            try:
-                self._store.flush()
-            except Exception:  # noqa: BLE001
-                log.exception("session log: flush failed at shutdown")
+        self._session.flush()
 
     # -- changing ------------------------------------------------------------------------------
 
@@ -237,19 +270,16 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
                 raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
             except (ValueError, TypeError, KeyError) as exc:
                 raise RequestError(f"bad new game: {exc}") from exc
-            self._end_session(abandon=True)
-            self._match = match
+            self._session.end(abandon=True)
+            self._current.begin(match, round(self._clock(), 3))
             self._pending.clear()
             self._deferred.clear()
             self._ignored, self._disagree, self._waiting_setup = {}, None, None
             self._feed.clear()
             self._tipping, self._tip_mark = TIP_STILL, None
-            self._log_closed = False
-            self._closed_sid = None
             self._computer_reset()
-            self._started_at, self._ended_at = round(self._clock(), 3), None
-            first = self._game.history_json(match)[0]
-            self._session_id = self._start_session(first)
+            first = self._current.history()[0]
+            self._session.start(first, self._header)
             entry = self._feed_add({"event": "action"}, self._describe(first))
             return self._changed([entry])
 
@@ -278,16 +308,15 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         with self._lock:
             if not self._game.can_undo(self._match):
                 raise RequestError("nothing to undo", 409)
-            if self._log_closed and not self._reopen_log(source):  # undo after the end
+            if self._session.closed and not self._session.reopen(source):  # undo after the end
                 raise RequestError(UNDO_AFTER_END, 409)
             undone = self._game.undo(self._match)
-            self._ended_at = None
+            self._current.ended_at = None
             if computer_seats(self._match):  # the computer waits: an undo may take its moves back
                 self._thinking, self._computer_paused = None, True
-            if self._store is not None and self._session_id is not None:
-                actor = actor_for(actor_by(source), undone, self._game.state_json(self._match))
-                self._log(lambda: self._store.append_action(
-                    self._session_id, {"type": "undo"}, source=source, actor=actor))
+            if self._session.recording:
+                actor = actor_for(actor_by(source), undone, self._current.state())
+                self._session.action({"type": "undo"}, source=source, actor=actor)
             entry = self._feed_add({"event": "undo"}, "Undone: " + self._describe(undone, applied=False))
             return self._changed([entry])
 
@@ -342,9 +371,8 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
                     entry = self._propose(proposal, event)
                     if entry is not None:
                         entries.append(entry)
-            if loose and self._store is not None and self._session_id is not None:
-                clean = [e for e in loose if isinstance(e.get("t_ms"), int)]
-                self._log(lambda: self._store.append_events(self._session_id, clean))
+            if loose:
+                self._session.events(loose, even_none=True)
             self._changed(entries)
 
     def samples(self, samples: list) -> None:
@@ -352,9 +380,9 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         if self._store is None or not samples:
             return
         with self._lock:
-            sid = self._session_id
+            sid = self._session.session_id
         if sid is not None and self._header is not None:
-            self._log(lambda: self._store.append_samples(sid, samples))
+            self._session.write(lambda: self._store.append_samples(sid, samples))
 
     def source_fault(self, kind: str, message: str, cell: int | None = None) -> None:
         """Show a sample-source fault (disconnected, late, ...) on the page and the panel."""
@@ -439,11 +467,10 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         if source != "computer":  # someone acted: a computer seat paused by an undo plays on
             self._computer_paused = False
             self._status.pop("computer", None)
-        if self._store is not None and self._session_id is not None:
+        if self._session.recording:
             t_ms = next((e["t_ms"] for e in sensed if isinstance(e.get("t_ms"), int)), None)
             actor = actor_for(actor_by(source, by), applied, before)
-            self._log(lambda: self._store.append_action(
-                self._session_id, applied, source=source, actor=actor, sensed=sensed, t_ms=t_ms))
+            self._session.action(applied, source=source, actor=actor, sensed=sensed, t_ms=t_ms)
         self._pending.resolve_for(applied)
         self._maybe_finish()
         return self._feed_add({"event": "action"}, text)
@@ -461,17 +488,8 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
             _call(self._panel, "show_turn", *turn_light(message["state"]))
         return message
 
-    def _feed_add(self, event: dict, text: str) -> dict:
-        entry = {"at": round(self._clock(), 3), "kind": event.get("event", "info"), "text": text}
-        if isinstance(event.get("t_ms"), int):
-            entry["t_ms"] = event["t_ms"]
-        self._feed.appendleft(entry)
-        return entry
-
     def _describe(self, action: dict, applied: bool = True) -> str:
-        players = self._game.state_json(self._match).get("players") or []
-        names = [str(p.get("name", "?")) if isinstance(p, dict) else str(p) for p in players]
-        return self._game.describe(action, names, match=self._match, applied=applied)
+        return self._current.describe(action, applied)
 
     def _layout_json(self) -> dict | None:
         layout = getattr(self._header, "layout", None)
@@ -484,81 +502,16 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
             log.exception("sensing snapshot failed")
             return {}
 
-    def _log(self, write: Callable[[], Any]) -> bool:
-        try:
-            write()
-        except Exception:  # noqa: BLE001 - logging must never stop the game
-            log.exception("session log write failed")
-            self._status["log"] = "session log failing: this game is not being saved"
-            return False
-        return True
-
-    def _start_session(self, first: dict) -> int | None:
-        if self._store is None:
-            return None
-        try:
-            return int(self._store.start_session(setup=first, header=self._header))  # its game: setup's
-        except Exception:  # noqa: BLE001
-            log.exception("session log: cannot start a session")
-            self._status["log"] = "session log unavailable: this game is not being saved"
-            return None
-
     def _maybe_finish(self) -> None:
-        state = self._game.state_json(self._match)
+        state = self._current.state()
         if state.get("phase") != "over":
-            self._ended_at = None
+            self._current.ended_at = None
             return
-        sid = self._session_id
-        ranking, outcome = finish_record(state)
-        self._end_session(ranking=ranking, outcome=outcome)
-        span = log_span(self._store, sid)  # the whole game, from the log: a restart does not shorten it
+        span = self._session.finish(state)
         if span is not None:
-            self._started_at, self._ended_at = round(span[0], 3), round(span[1], 3)
-        elif self._ended_at is None:
-            self._ended_at = round(self._clock(), 3)
-
-    def _end_session(self, *, abandon: bool = False, ranking: list | None = None,
-                     outcome: dict | None = None) -> None:
-        sid, self._session_id = self._session_id, None
-        if self._store is None or sid is None:
-            return
-        if abandon:
-            self._log(lambda: self._store.abandon(sid))
-        else:  # the session ends; an undo reopens it (_reopen_log), or is refused (UNDO_AFTER_END)
-            end = self._store.end_session
-            self._log_closed = self._log(lambda: end(sid, ranking=ranking, outcome=outcome))
-            self._closed_sid = sid
-
-    def _reopen_log(self, source: str) -> bool:
-        """Continue the ended session of this game in the log (``SessionStore.reopen``); False if not."""
-        reopen, sid, actor = getattr(self._store, "reopen", None), self._closed_sid, actor_by(source)
-        if reopen is None or sid is None or not self._log(lambda: reopen(sid, source=source, actor=actor)):
-            return False
-        self._session_id, self._closed_sid, self._log_closed = sid, None, False
-        return True
-
-
-def finish_record(state: dict) -> tuple[list[int] | None, dict]:
-    """The session log's ``ranking`` (rank per seat, 1 = first, ties share) and ``outcome`` of a
-    finished game's state JSON: the game's outcome (winners, ranking groups, scores, draw) plus
-    ``winner`` and ``draw`` as the history has always read them."""
-    players = state.get("players") or []
-    outcome = state.get("outcome") or {}
-    groups = outcome.get("ranking") or []
-    ranking: list[int] | None = None
-    if groups and sorted(s for g in groups for s in g) == list(range(len(players))):
-        ranking = [0] * len(players)
-        place = 1
-        for group in groups:
-            for seat in group:
-                ranking[seat] = place
-            place += len(group)
-    elif players and all(isinstance(p, dict) and isinstance(p.get("rank"), int) for p in players):
-        ranking = [p["rank"] for p in players]
-    winners = outcome.get("winners") or []
-    winner = state.get("winner", winners[0] if len(winners) == 1 else None)
-    draw = state.get("draw", bool(outcome.get("draw")))
-    return ranking, {"winner": winner, "draw": draw, **outcome}
+            self._current.started_at, self._current.ended_at = round(span[0], 3), round(span[1], 3)
+        elif self._current.ended_at is None:
+            self._current.ended_at = round(self._clock(), 3)
 
 
 def _call(obj: Any, name: str, *args: Any) -> None:
