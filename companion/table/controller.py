@@ -22,7 +22,7 @@ __all__ = ["PANEL_BUTTONS", "RECONCILE_AFTER_S", "RECONCILE_SNOOZE_S", "RequestE
 from companion.table.actors import actor_by, actor_for
 from companion.table.answers import AnswersMixin
 from companion.table.autoplay import ComputerSeatsMixin, computer_seats, thread_runner
-from companion.table.buttons import PANEL_BUTTONS, ButtonsMixin
+from companion.table.buttons import PANEL_BUTTONS, Buttons
 from companion.table.computer import THINK_S
 from companion.table.corrections import alternatives
 from companion.table.current import CurrentMatch
@@ -45,7 +45,7 @@ QUIET_EVENTS = ("tipped", "fault")
 """Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
 
 
-class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMixin, AnswersMixin):
+class TableController(ResumeMixin, ComputerSeatsMixin, DiscSyncMixin, AnswersMixin):
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
 
     def __init__(
@@ -102,6 +102,8 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         self._computer_runner = computer_runner or thread_runner
         self._computer_think_s = computer_think_s
         self._computer_reset()
+        self._buttons = Buttons(self._current, self._rng, self._pending,
+                                apply=self.apply, resolve=self.resolve_prompt)
 
     # -- the mixins' view of the parts (until they are stages) ---------------------------------
 
@@ -319,6 +321,25 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
                 self._session.action({"type": "undo"}, source=source, actor=actor)
             entry = self._feed_add({"event": "undo"}, "Undone: " + self._describe(undone, applied=False))
             return self._changed([entry])
+
+    def roll(self, *, source: str = "page") -> dict:
+        """Roll what the game expects now (SystemRandom) and apply it as an action (logged)."""
+        with self._lock:
+            return self._buttons.roll(source)
+
+    def enter_roll(self, body: dict, *, source: str = "page") -> dict:
+        """Apply dice read from physical dice: ``{"number": n, "colour": c}`` (or colour only)."""
+        with self._lock:
+            return self._buttons.enter_roll(body, source)
+
+    def press_button(self, button: str, *, source: str = "panel") -> dict:
+        """A panel button (physical or on the page): roll, confirm (the obvious yes), undo."""
+        if button not in PANEL_BUTTONS:
+            raise RequestError(f"unknown button {button!r}; expected one of {list(PANEL_BUTTONS)}", 404)
+        if button != "confirm":
+            return self.roll(source=source) if button == "roll" else self.undo(source=source)
+        with self._lock:
+            return self._buttons.confirm(source)
 
     def sim_command(self, command: str, body: dict) -> dict:
         """Drive the simulated table (place, press, bump, knock, remove, fault)."""
