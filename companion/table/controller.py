@@ -21,7 +21,7 @@ __all__ = ["PANEL_BUTTONS", "RECONCILE_AFTER_S", "RECONCILE_SNOOZE_S", "RequestE
 
 from companion.table.actors import actor_by, actor_for
 from companion.table.answers import AnswersMixin
-from companion.table.autoplay import ComputerSeatsMixin, computer_seats, thread_runner
+from companion.table.autoplay import ComputerSeats, thread_runner
 from companion.table.buttons import PANEL_BUTTONS, Buttons
 from companion.table.computer import THINK_S
 from companion.table.corrections import alternatives
@@ -45,7 +45,7 @@ QUIET_EVENTS = ("tipped", "fault")
 """Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
 
 
-class TableController(ResumeMixin, ComputerSeatsMixin, DiscSyncMixin, AnswersMixin):
+class TableController(ResumeMixin, DiscSyncMixin, AnswersMixin):
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
 
     def __init__(
@@ -99,9 +99,9 @@ class TableController(ResumeMixin, ComputerSeatsMixin, DiscSyncMixin, AnswersMix
         self._disagree: tuple[tuple, float] | None = None  # (delta, since) of the disagreement seen
         self._snooze_until = 0.0
         self._waiting_setup: dict | None = None  # a new game waiting for the disc to be cleared
-        self._computer_runner = computer_runner or thread_runner
-        self._computer_think_s = computer_think_s
-        self._computer_reset()
+        self._seats = ComputerSeats(self._current, self._lock, self._rng, self._status,
+                                    apply=self._apply_locked, changed=self._changed,
+                                    runner=computer_runner or thread_runner, think_s=computer_think_s)
         self._buttons = Buttons(self._current, self._rng, self._pending,
                                 apply=self.apply, resolve=self.resolve_prompt)
 
@@ -150,6 +150,9 @@ class TableController(ResumeMixin, ComputerSeatsMixin, DiscSyncMixin, AnswersMix
     def _feed_add(self, event: dict, text: str) -> dict:
         return self._feed.add(event, text)
 
+    def _computer_reset(self) -> None:
+        self._seats.reset()
+
     def _log(self, write: Callable[[], Any]) -> bool:
         return self._session.write(write)
 
@@ -186,7 +189,7 @@ class TableController(ResumeMixin, ComputerSeatsMixin, DiscSyncMixin, AnswersMix
                 "layout": self._layout_json(),
                 "session_id": self._session.shown_id,
                 "summary": self._current.summary(),
-                "computer": self._computer_json(),
+                "computer": self._seats.to_json(),
             }
 
     def current(self) -> tuple[str, Any, int]:
@@ -279,7 +282,7 @@ class TableController(ResumeMixin, ComputerSeatsMixin, DiscSyncMixin, AnswersMix
             self._ignored, self._disagree, self._waiting_setup = {}, None, None
             self._feed.clear()
             self._tipping, self._tip_mark = TIP_STILL, None
-            self._computer_reset()
+            self._seats.reset()
             first = self._current.history()[0]
             self._session.start(first, self._header)
             entry = self._feed_add({"event": "action"}, self._describe(first))
@@ -314,8 +317,7 @@ class TableController(ResumeMixin, ComputerSeatsMixin, DiscSyncMixin, AnswersMix
                 raise RequestError(UNDO_AFTER_END, 409)
             undone = self._game.undo(self._match)
             self._current.ended_at = None
-            if computer_seats(self._match):  # the computer waits: an undo may take its moves back
-                self._thinking, self._computer_paused = None, True
+            self._seats.undone()
             if self._session.recording:
                 actor = actor_for(actor_by(source), undone, self._current.state())
                 self._session.action({"type": "undo"}, source=source, actor=actor)
@@ -485,9 +487,7 @@ class TableController(ResumeMixin, ComputerSeatsMixin, DiscSyncMixin, AnswersMix
         except (ValueError, TypeError, KeyError) as exc:
             raise RequestError(f"bad action: {exc}") from exc
         text = self._describe(applied)
-        if source != "computer":  # someone acted: a computer seat paused by an undo plays on
-            self._computer_paused = False
-            self._status.pop("computer", None)
+        self._seats.acted(source)
         if self._session.recording:
             t_ms = next((e["t_ms"] for e in sensed if isinstance(e.get("t_ms"), int)), None)
             actor = actor_for(actor_by(source, by), applied, before)
@@ -498,12 +498,12 @@ class TableController(ResumeMixin, ComputerSeatsMixin, DiscSyncMixin, AnswersMix
 
     def _changed(self, entries: list[dict]) -> dict:
         entries = entries + self._retry_deferred() + self._drop_stale_no_fall()
-        job = self._computer_schedule()
+        job = self._seats.schedule()
         self._version += 1
         message = self.message(entries)
         self._hub.publish("change", message)
         if job is not None:
-            self._computer_runner(job)
+            self._seats.run(job)
         self._light.show(self._panel, led_status(message["state"], message["pending"], message["status"]))
         if self._panel is not None:
             _call(self._panel, "show_turn", *turn_light(message["state"]))
