@@ -34,7 +34,7 @@ from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_s
 from companion.table.hub import Hub, Subscription
 from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event
 from companion.table.reconcile import Deferred, clear_disc_card, disc_empty
-from companion.table.resume import ResumeMixin
+from companion.table.resume import Resume
 from companion.table.sessionlog import SessionLog
 from companion.table.simcontrol import SimControl, SimError
 from companion.textcheck import check_players
@@ -45,7 +45,7 @@ QUIET_EVENTS = ("tipped", "fault")
 """Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
 
 
-class TableController(ResumeMixin, DiscSyncMixin, AnswersMixin):
+class TableController(DiscSyncMixin, AnswersMixin):
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
 
     def __init__(
@@ -104,6 +104,8 @@ class TableController(ResumeMixin, DiscSyncMixin, AnswersMixin):
                                     runner=computer_runner or thread_runner, think_s=computer_think_s)
         self._buttons = Buttons(self._current, self._rng, self._pending,
                                 apply=self.apply, resolve=self.resolve_prompt)
+        self._resume = Resume(store, self._current, self._status, self._pending, self._feed,
+                              adopt=self._adopt, back_to_setup=self._back_to_setup)
 
     # -- the mixins' view of the parts (until they are stages) ---------------------------------
 
@@ -324,6 +326,24 @@ class TableController(ResumeMixin, DiscSyncMixin, AnswersMixin):
             entry = self._feed_add({"event": "undo"}, "Undone: " + self._describe(undone, applied=False))
             return self._changed([entry])
 
+    def resume_unfinished(self) -> int | None:
+        """Continue the newest unfinished logged game (after a crash or restart); its id or None.
+
+        The host is asked on the page whether to continue it or abandon it (a ``resume`` prompt).
+        """
+        if self._store is None:
+            return None
+        with self._lock:
+            sid = self._resume.resume()
+            if sid is not None:
+                self._changed([])
+            return sid
+
+    def abandon(self, *, source: str = "page") -> dict:
+        """Give up the game in progress (logged as abandoned, kept in history); back to the set-up."""
+        with self._lock:
+            return self._changed([self._resume.abandon()])
+
     def roll(self, *, source: str = "page") -> dict:
         """Roll what the game expects now (SystemRandom) and apply it as an action (logged)."""
         with self._lock:
@@ -475,6 +495,23 @@ class TableController(ResumeMixin, DiscSyncMixin, AnswersMixin):
         return True
 
     # -- internals (call with the lock held) ---------------------------------------------------
+
+    def _adopt(self, match: Any, session_id: int, started_at: float | None) -> None:
+        """Play a logged game from where its log is (a resume)."""
+        self._current.begin(match, started_at)
+        self._session.resumed(session_id)
+        self._seats.reset()
+
+    def _back_to_setup(self) -> int | None:
+        """Abandon the game in progress in the log and go back to the set-up; its session id."""
+        sid = self._session.session_id
+        self._session.end(abandon=True)
+        self._current.match = self._game.new_match(None)
+        self._seats.reset()
+        self._pending.clear()
+        self._tipping = TIP_STILL
+        self._session.closed = False
+        return sid
 
     def _apply_locked(self, action: Any, source: str, sensed: list[dict], by: str | None = None) -> dict:
         if isinstance(action, dict) and action.get("type") == "new_game":
