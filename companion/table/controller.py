@@ -20,7 +20,7 @@ from typing import Any
 __all__ = ["PANEL_BUTTONS", "RECONCILE_AFTER_S", "RECONCILE_SNOOZE_S", "RequestError", "TableController"]
 
 from companion.table.actors import actor_by, actor_for
-from companion.table.answers import AnswersMixin
+from companion.table.answers import Answers, UnseenFalls
 from companion.table.autoplay import ComputerSeats, thread_runner
 from companion.table.buttons import PANEL_BUTTONS, Buttons
 from companion.table.computer import THINK_S
@@ -29,7 +29,7 @@ from companion.table.current import CurrentMatch
 from companion.table.discsync import RECONCILE_AFTER_S, RECONCILE_SNOOZE_S, DiscSyncMixin
 from companion.table.errors import RequestError
 from companion.table.feed import Feed
-from companion.table.game import TIP_STILL, IllegalMove, track_tip
+from companion.table.game import IllegalMove
 from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
 from companion.table.hub import Hub, Subscription
 from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event
@@ -45,7 +45,7 @@ QUIET_EVENTS = ("tipped", "fault")
 """Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
 
 
-class TableController(DiscSyncMixin, AnswersMixin):
+class TableController(DiscSyncMixin):
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
 
     def __init__(
@@ -88,10 +88,6 @@ class TableController(DiscSyncMixin, AnswersMixin):
         self._pending = PendingPrompts()
         self._status: dict[str, str] = {}
         self._session = SessionLog(store, self._status)
-        self._tipping = TIP_STILL
-        self._tip_mark: int | None = None  # the history's length when the disc last tipped
-        self._told: list[dict[str, int]] = []  # the host's falls no sensor saw, for the pipeline
-        self._hand_falls: list[tuple[int, dict]] = []  # falls entered by hand during the tip
         self._light = StatusLight()
         self._faults = FaultClock(fault_clear_s)
         self._deferred = Deferred()
@@ -104,6 +100,9 @@ class TableController(DiscSyncMixin, AnswersMixin):
                                     runner=computer_runner or thread_runner, think_s=computer_think_s)
         self._buttons = Buttons(self._current, self._rng, self._pending,
                                 apply=self.apply, resolve=self.resolve_prompt)
+        self._falls = UnseenFalls(self._current, self._pending, self._feed, log_events=self._session.events)
+        self._answers = Answers(self._current, self._pending, self._feed,
+                                apply=self._apply_locked, told=self._falls.host_said)
         self._resume = Resume(store, self._current, self._status, self._pending, self._feed,
                               adopt=self._adopt, back_to_setup=self._back_to_setup)
 
@@ -283,7 +282,7 @@ class TableController(DiscSyncMixin, AnswersMixin):
             self._deferred.clear()
             self._ignored, self._disagree, self._waiting_setup = {}, None, None
             self._feed.clear()
-            self._tipping, self._tip_mark = TIP_STILL, None
+            self._falls.reset()
             self._seats.reset()
             first = self._current.history()[0]
             self._session.start(first, self._header)
@@ -299,7 +298,7 @@ class TableController(DiscSyncMixin, AnswersMixin):
         if isinstance(action, dict) and action.get("type") == "new_game":
             return self.new_game(action, source=source)
         with self._lock:
-            unseen = self._unseen_fall(action) if source != "sensor" else None
+            unseen = self._falls.unseen_fall(action) if source != "sensor" else None
             try:
                 entry = self._apply_locked(action, source, sensed or [], by)
             except RequestError as exc:
@@ -307,7 +306,7 @@ class TableController(DiscSyncMixin, AnswersMixin):
                     exc.extra["alternatives"] = alternatives(
                         self._match, action, self._game.state_json(self._match))
                 raise
-            self._host_fell(unseen)  # a fall no sensor saw: its pawns lie on the base plate
+            self._falls.host_fell(unseen)  # a fall no sensor saw: its pawns lie on the base plate
             return self._changed([entry])
 
     def undo(self, *, source: str = "page") -> dict:
@@ -393,19 +392,15 @@ class TableController(DiscSyncMixin, AnswersMixin):
                 kind = event.get("event")
                 if kind in QUIET_EVENTS:
                     entries.append(self._feed_add(event, describe_event(event)))
-                if kind == "tipped":
-                    self._tip_began()
-                    if self._panel is not None:
-                        _call(self._panel, "signal_fall")
+                if kind == "tipped" and self._panel is not None:
+                    _call(self._panel, "signal_fall")
                 elif kind == "fault":
                     cell = event.get("cell")
                     self._faults.reported(f"cell{cell}", time.monotonic())
                     self._status[f"cell{cell}"] = f"sensor fault: cell {cell} {event.get('kind')}"
-                event, self._tipping = track_tip(event, self._tipping)  # shared with replay SESSION
-                if kind == "settled":
-                    self._tip_settled(event)
+                event = self._falls.see(event)  # the tip episode (a settled: was a fall seen?)
                 state = self._game.state_json(self._match)
-                proposals = self._unasked(self._game.actions_for_sensed(event, state))
+                proposals = self._falls.unasked(self._game.actions_for_sensed(event, state))
                 if not any("action" in p for p in proposals):  # a prompt alone: the event is logged here
                     loose.append(event)
                 if not proposals and kind not in QUIET_EVENTS and kind != "settled":
@@ -477,6 +472,23 @@ class TableController(DiscSyncMixin, AnswersMixin):
                 self._light.show(self._panel, led_status(self._game.state_json(self._match),
                                                          self._pending.to_json(), self._status))
 
+    def resolve_prompt(self, prompt_id: str, choice: str, *, pawns: Any = None, source: str = "page") -> dict:
+        """Answer a pending prompt (e.g. 'which size was placed?'); ``pawns``: the counts by size of a
+        choice answered with counts (``These pawns fell``). A bad answer changes nothing."""
+        with self._lock:
+            return self._changed(self._answers.resolve(prompt_id, choice, pawns, source))
+
+    def tell_pipeline(self, pipeline: Any, t_ms: int | None) -> list[dict]:
+        """On the read-loop thread, between two feeds: hand ``pipeline`` the host's falls the sensors
+        did not see, logged at ``t_ms`` (see :meth:`UnseenFalls.tell`); the events it gave (none)."""
+        if not self._falls.owed:  # (read without the lock: the loop asks ten times a second)
+            return []
+        with self._lock:
+            events, entries = self._falls.tell(pipeline, t_ms)
+            if entries:
+                self._changed(entries)
+            return events
+
     def use_sensing(self, header: Any, sensing: Callable[[], dict]) -> None:
         """A new trace header and live view (a new pipeline, e.g. after a calibration)."""
         with self._lock:
@@ -509,7 +521,7 @@ class TableController(DiscSyncMixin, AnswersMixin):
         self._current.match = self._game.new_match(None)
         self._seats.reset()
         self._pending.clear()
-        self._tipping = TIP_STILL
+        self._falls.reset(keep_mark=True)
         self._session.closed = False
         return sid
 
@@ -534,7 +546,7 @@ class TableController(DiscSyncMixin, AnswersMixin):
         return self._feed_add({"event": "action"}, text)
 
     def _changed(self, entries: list[dict]) -> dict:
-        entries = entries + self._retry_deferred() + self._drop_stale_no_fall()
+        entries = entries + self._retry_deferred() + self._falls.drop_stale()
         job = self._seats.schedule()
         self._version += 1
         message = self.message(entries)
