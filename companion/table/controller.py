@@ -26,18 +26,18 @@ from companion.table.buttons import PANEL_BUTTONS, Buttons
 from companion.table.computer import THINK_S
 from companion.table.corrections import alternatives
 from companion.table.current import CurrentMatch
-from companion.table.discsync import RECONCILE_AFTER_S, RECONCILE_SNOOZE_S, DiscSyncMixin
+from companion.table.discsync import RECONCILE_AFTER_S, RECONCILE_SNOOZE_S, DiscSync
 from companion.table.errors import RequestError
 from companion.table.feed import Feed
 from companion.table.game import IllegalMove
 from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
 from companion.table.hub import Hub, Subscription
+from companion.table.newgame import ClearDiscWait, new_match
 from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event
-from companion.table.reconcile import Deferred, clear_disc_card, disc_empty
+from companion.table.reconcile import disc_empty
 from companion.table.resume import Resume
 from companion.table.sessionlog import SessionLog
 from companion.table.simcontrol import SimControl, SimError
-from companion.textcheck import check_players
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ QUIET_EVENTS = ("tipped", "fault")
 """Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
 
 
-class TableController(DiscSyncMixin):
+class TableController:
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
 
     def __init__(
@@ -90,75 +90,24 @@ class TableController(DiscSyncMixin):
         self._session = SessionLog(store, self._status)
         self._light = StatusLight()
         self._faults = FaultClock(fault_clear_s)
-        self._deferred = Deferred()
-        self._ignored: dict[str, int] = {}  # a disagreement the host said to ignore (sensors wrong)
-        self._disagree: tuple[tuple, float] | None = None  # (delta, since) of the disagreement seen
-        self._snooze_until = 0.0
-        self._waiting_setup: dict | None = None  # a new game waiting for the disc to be cleared
         self._seats = ComputerSeats(self._current, self._lock, self._rng, self._status,
                                     apply=self._apply_locked, changed=self._changed,
                                     runner=computer_runner or thread_runner, think_s=computer_think_s)
         self._buttons = Buttons(self._current, self._rng, self._pending,
                                 apply=self.apply, resolve=self.resolve_prompt)
+        self._disc = DiscSync(self._current, self._pending, self._feed, clock,
+                              apply=self._apply_locked, log_events=self._session.events)
+        self._clear_disc = ClearDiscWait(self._pending, self._feed, start=self._start_game)
         self._falls = UnseenFalls(self._current, self._pending, self._feed, log_events=self._session.events)
         self._answers = Answers(self._current, self._pending, self._feed,
                                 apply=self._apply_locked, told=self._falls.host_said)
         self._resume = Resume(store, self._current, self._status, self._pending, self._feed,
                               adopt=self._adopt, back_to_setup=self._back_to_setup)
 
-    # -- the mixins' view of the parts (until they are stages) ---------------------------------
-
     @property
     def _match(self) -> Any:
+        """The match now (tests read it)."""
         return self._current.match
-
-    @_match.setter
-    def _match(self, match: Any) -> None:
-        self._current.match = match
-
-    @property
-    def _session_id(self) -> int | None:
-        return self._session.session_id
-
-    @_session_id.setter
-    def _session_id(self, sid: int | None) -> None:
-        self._session.session_id = sid
-
-    @property
-    def _log_closed(self) -> bool:
-        return self._session.closed
-
-    @_log_closed.setter
-    def _log_closed(self, closed: bool) -> None:
-        self._session.closed = closed
-
-    @property
-    def _started_at(self) -> float | None:
-        return self._current.started_at
-
-    @_started_at.setter
-    def _started_at(self, at: float | None) -> None:
-        self._current.started_at = at
-
-    @property
-    def _ended_at(self) -> float | None:
-        return self._current.ended_at
-
-    @_ended_at.setter
-    def _ended_at(self, at: float | None) -> None:
-        self._current.ended_at = at
-
-    def _feed_add(self, event: dict, text: str) -> dict:
-        return self._feed.add(event, text)
-
-    def _computer_reset(self) -> None:
-        self._seats.reset()
-
-    def _log(self, write: Callable[[], Any]) -> bool:
-        return self._session.write(write)
-
-    def _end_session(self, **how: Any) -> None:
-        self._session.end(**how)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -180,13 +129,13 @@ class TableController(DiscSyncMixin):
             return {
                 "version": self._version,
                 "mode": self.mode,
-                "state": self._game.state_json(self._match),
+                "state": self._current.state(),
                 "events": list(events or []),
                 "feed": self._feed.to_json(),
                 "pending": self._pending.to_json(),
                 "status": dict(self._status),
                 "sensing": self._safe_sensing(),
-                "can_undo": self._game.can_undo(self._match) and self._session.reopenable,
+                "can_undo": self._game.can_undo(self._current.match) and self._session.reopenable,
                 "layout": self._layout_json(),
                 "session_id": self._session.shown_id,
                 "summary": self._current.summary(),
@@ -197,9 +146,9 @@ class TableController(DiscSyncMixin):
         """(game name, the rules core's current state, state version) for a search outside the lock;
         RequestError 409 when no game has started."""
         with self._lock:
-            if self._match is None:
+            if self._current.match is None:
                 raise RequestError("no game yet: start a new game first", 409)
-            return str(self._game.state_json(self._match).get("game")), self._match.state, self._version
+            return str(self._current.state().get("game")), self._current.match.state, self._version
 
     def games(self) -> list[dict]:
         """The games this table can start (name, title, scoring, setup spec), for the start screen."""
@@ -240,53 +189,24 @@ class TableController(DiscSyncMixin):
                 anyway = setup.pop("start_anyway", False) is True
                 if not anyway and setup.get("game", "dingo-disc") == "dingo-disc" \
                         and disc_empty(self._safe_sensing()) is False:
-                    return self._wait_for_clear_disc(setup)
+                    new_match(self._game, setup)  # refuse a bad setup now, not when the disc is clear
+                    return self._changed(self._clear_disc.wait(setup))
             return self._start_game(setup, source)
-
-    def _wait_for_clear_disc(self, setup: dict) -> dict:
-        try:  # refuse a bad setup now, not when the disc is clear
-            check_players(setup.get("players"))
-            self._game.new_match(setup)
-        except IllegalMove as exc:
-            raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
-        except (ValueError, TypeError, KeyError) as exc:
-            raise RequestError(f"bad new game: {exc}") from exc
-        self._waiting_setup = setup
-
-        def start_anyway(source: str) -> dict:
-            waiting, self._waiting_setup = self._waiting_setup, None
-            if waiting is not None:
-                self._start_game(waiting, source)
-            return self._feed_add({"event": "info"}, "Started on a disc that was not empty")
-
-        def cancel(source: str) -> dict:
-            self._waiting_setup = None
-            return self._feed_add({"event": "info"}, "New game cancelled")
-
-        self._pending.add(clear_disc_card(start_anyway, cancel))
-        entry = self._feed_add({"event": "prompt"}, "Clear the disc to start the new game")
-        return self._changed([entry])
 
     def _start_game(self, setup: Any, source: str) -> dict:
         with self._lock:
-            try:
-                check_players(setup.get("players") if isinstance(setup, dict) else None)
-                match = self._game.new_match(setup)
-            except IllegalMove as exc:
-                raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
-            except (ValueError, TypeError, KeyError) as exc:
-                raise RequestError(f"bad new game: {exc}") from exc
+            match = new_match(self._game, setup)
             self._session.end(abandon=True)
             self._current.begin(match, round(self._clock(), 3))
             self._pending.clear()
-            self._deferred.clear()
-            self._ignored, self._disagree, self._waiting_setup = {}, None, None
+            self._disc.reset()
+            self._clear_disc.forget()
             self._feed.clear()
             self._falls.reset()
             self._seats.reset()
             first = self._current.history()[0]
             self._session.start(first, self._header)
-            entry = self._feed_add({"event": "action"}, self._describe(first))
+            entry = self._feed.add({"event": "action"}, self._describe(first))
             return self._changed([entry])
 
     def apply(self, action: Any, *, source: str = "page", sensed: list[dict] | None = None,
@@ -304,7 +224,7 @@ class TableController(DiscSyncMixin):
             except RequestError as exc:
                 if exc.status == 409 and source != "sensor":  # a wrong answer: offer the legal ones
                     exc.extra["alternatives"] = alternatives(
-                        self._match, action, self._game.state_json(self._match))
+                        self._current.match, action, self._current.state())
                 raise
             self._falls.host_fell(unseen)  # a fall no sensor saw: its pawns lie on the base plate
             return self._changed([entry])
@@ -312,17 +232,17 @@ class TableController(DiscSyncMixin):
     def undo(self, *, source: str = "page") -> dict:
         """Take back the last action (not the new_game)."""
         with self._lock:
-            if not self._game.can_undo(self._match):
+            if not self._game.can_undo(self._current.match):
                 raise RequestError("nothing to undo", 409)
             if self._session.closed and not self._session.reopen(source):  # undo after the end
                 raise RequestError(UNDO_AFTER_END, 409)
-            undone = self._game.undo(self._match)
+            undone = self._game.undo(self._current.match)
             self._current.ended_at = None
             self._seats.undone()
             if self._session.recording:
                 actor = actor_for(actor_by(source), undone, self._current.state())
                 self._session.action({"type": "undo"}, source=source, actor=actor)
-            entry = self._feed_add({"event": "undo"}, "Undone: " + self._describe(undone, applied=False))
+            entry = self._feed.add({"event": "undo"}, "Undone: " + self._describe(undone, applied=False))
             return self._changed([entry])
 
     def resume_unfinished(self) -> int | None:
@@ -377,7 +297,7 @@ class TableController(DiscSyncMixin):
         except TimeoutError as exc:
             raise RequestError("the simulator did not answer in time", 503) from exc
         with self._lock:
-            entry = self._feed_add({"event": "sim"}, f"Simulator: {result['text']}")
+            entry = self._feed.add({"event": "sim"}, f"Simulator: {result['text']}")
             message = self._changed([entry])
         return {**message, "sim": result}
 
@@ -391,7 +311,7 @@ class TableController(DiscSyncMixin):
             for event in events:
                 kind = event.get("event")
                 if kind in QUIET_EVENTS:
-                    entries.append(self._feed_add(event, describe_event(event)))
+                    entries.append(self._feed.add(event, describe_event(event)))
                 if kind == "tipped" and self._panel is not None:
                     _call(self._panel, "signal_fall")
                 elif kind == "fault":
@@ -399,14 +319,14 @@ class TableController(DiscSyncMixin):
                     self._faults.reported(f"cell{cell}", time.monotonic())
                     self._status[f"cell{cell}"] = f"sensor fault: cell {cell} {event.get('kind')}"
                 event = self._falls.see(event)  # the tip episode (a settled: was a fall seen?)
-                state = self._game.state_json(self._match)
+                state = self._current.state()
                 proposals = self._falls.unasked(self._game.actions_for_sensed(event, state))
                 if not any("action" in p for p in proposals):  # a prompt alone: the event is logged here
                     loose.append(event)
                 if not proposals and kind not in QUIET_EVENTS and kind != "settled":
-                    entries.append(self._feed_add(event, describe_event(event)))
+                    entries.append(self._feed.add(event, describe_event(event)))
                 for proposal in proposals:
-                    entry = self._propose(proposal, event)
+                    entry = self._disc.propose(proposal, event)
                     if entry is not None:
                         entries.append(entry)
             if loose:
@@ -430,7 +350,7 @@ class TableController(DiscSyncMixin):
             if self._status.get(key) == message:
                 return
             self._status[key] = message
-            entry = self._feed_add({"event": "source_fault"}, message)
+            entry = self._feed.add({"event": "source_fault"}, message)
             self._changed([entry])  # the status LED turns to "fault" there
 
     def attach_panel(self, panel: Any) -> None:
@@ -464,12 +384,13 @@ class TableController(DiscSyncMixin):
             for key in gone:
                 self._status.pop(key, None)
                 what = "the sample source" if key == "source" else f"cell {key[4:]}"
-                self._feed_add({"event": "fault_cleared"}, f"Sensor fault over: {what}")
-            checked = self._check_disc()
+                self._feed.add({"event": "fault_cleared"}, f"Sensor fault over: {what}")
+            sensing = self._safe_sensing()
+            checked = self._clear_disc.check(sensing) or self._disc.check(sensing)
             if gone or checked:
                 self._changed(checked)
             else:
-                self._light.show(self._panel, led_status(self._game.state_json(self._match),
+                self._light.show(self._panel, led_status(self._current.state(),
                                                          self._pending.to_json(), self._status))
 
     def resolve_prompt(self, prompt_id: str, choice: str, *, pawns: Any = None, source: str = "page") -> dict:
@@ -528,9 +449,9 @@ class TableController(DiscSyncMixin):
     def _apply_locked(self, action: Any, source: str, sensed: list[dict], by: str | None = None) -> dict:
         if isinstance(action, dict) and action.get("type") == "new_game":
             raise RequestError("a new game cannot be started from here", 400)
-        before = self._game.state_json(self._match)
+        before = self._current.state()
         try:
-            applied = self._game.apply(self._match, action)
+            applied = self._game.apply(self._current.match, action)
         except IllegalMove as exc:
             raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
         except (ValueError, TypeError, KeyError) as exc:
@@ -543,10 +464,10 @@ class TableController(DiscSyncMixin):
             self._session.action(applied, source=source, actor=actor, sensed=sensed, t_ms=t_ms)
         self._pending.resolve_for(applied)
         self._maybe_finish()
-        return self._feed_add({"event": "action"}, text)
+        return self._feed.add({"event": "action"}, text)
 
     def _changed(self, entries: list[dict]) -> dict:
-        entries = entries + self._retry_deferred() + self._falls.drop_stale()
+        entries = entries + self._disc.retry() + self._falls.drop_stale()
         job = self._seats.schedule()
         self._version += 1
         message = self.message(entries)
