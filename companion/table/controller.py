@@ -30,14 +30,14 @@ from companion.table.discsync import RECONCILE_AFTER_S, RECONCILE_SNOOZE_S, Disc
 from companion.table.errors import RequestError
 from companion.table.feed import Feed
 from companion.table.game import IllegalMove
-from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
+from companion.table.health import FAULT_CLEAR_S, PanelHealth
 from companion.table.hub import Hub, Subscription
 from companion.table.newgame import ClearDiscWait, new_match
 from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event
 from companion.table.reconcile import disc_empty
 from companion.table.resume import Resume
 from companion.table.sessionlog import SessionLog
-from companion.table.simcontrol import SimControl, SimError
+from companion.table.simcontrol import SimControl
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,6 @@ class TableController:
         self._current = CurrentMatch(game)
         self._store = store
         self._header = header
-        self._panel = panel
         self.sim = SimControl(simulator) if simulator is not None else None
         self._sensing = sensing or (lambda: {})
         self._rng = rng or random.SystemRandom()
@@ -88,8 +87,7 @@ class TableController:
         self._pending = PendingPrompts()
         self._status: dict[str, str] = {}
         self._session = SessionLog(store, self._status)
-        self._light = StatusLight()
-        self._faults = FaultClock(fault_clear_s)
+        self._health = PanelHealth(self._status, panel, fault_clear_s)
         self._seats = ComputerSeats(self._current, self._lock, self._rng, self._status,
                                     apply=self._apply_locked, changed=self._changed,
                                     runner=computer_runner or thread_runner, think_s=computer_think_s)
@@ -206,7 +204,7 @@ class TableController:
             self._seats.reset()
             first = self._current.history()[0]
             self._session.start(first, self._header)
-            entry = self._feed.add({"event": "action"}, self._describe(first))
+            entry = self._feed.add({"event": "action"}, self._current.describe(first))
             return self._changed([entry])
 
     def apply(self, action: Any, *, source: str = "page", sensed: list[dict] | None = None,
@@ -242,7 +240,8 @@ class TableController:
             if self._session.recording:
                 actor = actor_for(actor_by(source), undone, self._current.state())
                 self._session.action({"type": "undo"}, source=source, actor=actor)
-            entry = self._feed.add({"event": "undo"}, "Undone: " + self._describe(undone, applied=False))
+            text = "Undone: " + self._current.describe(undone, applied=False)
+            entry = self._feed.add({"event": "undo"}, text)
             return self._changed([entry])
 
     def resume_unfinished(self) -> int | None:
@@ -288,14 +287,7 @@ class TableController:
             raise RequestError("no simulated table: the companion runs on real hardware", 404)
         with self._lock:
             layout = self._header.layout if self._header is not None else None
-        try:
-            result = self.sim.run(command, body, layout)
-        except SimError as exc:
-            raise RequestError(str(exc), 404 if str(exc).startswith("unknown") else 400) from exc
-        except (ValueError, TypeError, RuntimeError) as exc:
-            raise RequestError(f"the simulator refused {command}: {exc}", 409) from exc
-        except TimeoutError as exc:
-            raise RequestError("the simulator did not answer in time", 503) from exc
+        result = self.sim.request(command, body, layout)
         with self._lock:
             entry = self._feed.add({"event": "sim"}, f"Simulator: {result['text']}")
             message = self._changed([entry])
@@ -312,12 +304,11 @@ class TableController:
                 kind = event.get("event")
                 if kind in QUIET_EVENTS:
                     entries.append(self._feed.add(event, describe_event(event)))
-                if kind == "tipped" and self._panel is not None:
-                    _call(self._panel, "signal_fall")
+                if kind == "tipped":
+                    self._health.tipped()
                 elif kind == "fault":
                     cell = event.get("cell")
-                    self._faults.reported(f"cell{cell}", time.monotonic())
-                    self._status[f"cell{cell}"] = f"sensor fault: cell {cell} {event.get('kind')}"
+                    self._health.reported(f"cell{cell}", f"sensor fault: cell {cell} {event.get('kind')}")
                 event = self._falls.see(event)  # the tip episode (a settled: was a fall seen?)
                 state = self._current.state()
                 proposals = self._falls.unasked(self._game.actions_for_sensed(event, state))
@@ -345,19 +336,15 @@ class TableController:
     def source_fault(self, kind: str, message: str, cell: int | None = None) -> None:
         """Show a sample-source fault (disconnected, late, ...) on the page and the panel."""
         with self._lock:
-            key = "source" if cell is None else f"cell{cell}"
-            self._faults.reported(key, time.monotonic())
-            if self._status.get(key) == message:
+            if not self._health.reported("source" if cell is None else f"cell{cell}", message):
                 return
-            self._status[key] = message
             entry = self._feed.add({"event": "source_fault"}, message)
             self._changed([entry])  # the status LED turns to "fault" there
 
     def attach_panel(self, panel: Any) -> None:
         """Use ``panel`` (show_turn, signal_fall, set_status) from now on."""
         with self._lock:
-            self._panel = panel
-            self._light.forget()
+            self._health.attach(panel)
 
     def add_status(self, key: str, message: str) -> None:
         """Show a lasting status line (e.g. a part that failed to start)."""
@@ -374,24 +361,20 @@ class TableController:
     def panel_status(self, kind: str) -> None:
         """Force ``running``, ``fault``, ``waiting`` or ``off`` on the panel's status LED (if any)."""
         with self._lock:
-            self._light.show(self._panel, kind)
+            self._health.force(kind)
 
     def health_tick(self, samples_flow: bool) -> None:
         """Clear the faults that are over (see :class:`FaultClock`) and set the status LED."""
         with self._lock:
-            gone = self._faults.cleared(self._status, self._safe_sensing().get("faults") or {},
-                                        samples_flow, time.monotonic())
-            for key in gone:
-                self._status.pop(key, None)
-                what = "the sample source" if key == "source" else f"cell {key[4:]}"
-                self._feed.add({"event": "fault_cleared"}, f"Sensor fault over: {what}")
+            gone = self._health.over(self._safe_sensing().get("faults") or {}, samples_flow)
+            for text in gone:
+                self._feed.add({"event": "fault_cleared"}, text)
             sensing = self._safe_sensing()
             checked = self._clear_disc.check(sensing) or self._disc.check(sensing)
             if gone or checked:
                 self._changed(checked)
             else:
-                self._light.show(self._panel, led_status(self._current.state(),
-                                                         self._pending.to_json(), self._status))
+                self._health.led(self._current.state(), self._pending.to_json())
 
     def resolve_prompt(self, prompt_id: str, choice: str, *, pawns: Any = None, source: str = "page") -> dict:
         """Answer a pending prompt (e.g. 'which size was placed?'); ``pawns``: the counts by size of a
@@ -456,7 +439,7 @@ class TableController:
             raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
         except (ValueError, TypeError, KeyError) as exc:
             raise RequestError(f"bad action: {exc}") from exc
-        text = self._describe(applied)
+        text = self._current.describe(applied)
         self._seats.acted(source)
         if self._session.recording:
             t_ms = next((e["t_ms"] for e in sensed if isinstance(e.get("t_ms"), int)), None)
@@ -474,13 +457,8 @@ class TableController:
         self._hub.publish("change", message)
         if job is not None:
             self._seats.run(job)
-        self._light.show(self._panel, led_status(message["state"], message["pending"], message["status"]))
-        if self._panel is not None:
-            _call(self._panel, "show_turn", *turn_light(message["state"]))
+        self._health.published(message)
         return message
-
-    def _describe(self, action: dict, applied: bool = True) -> str:
-        return self._current.describe(action, applied)
 
     def _layout_json(self) -> dict | None:
         layout = getattr(self._header, "layout", None)
@@ -497,20 +475,6 @@ class TableController:
         state = self._current.state()
         if state.get("phase") != "over":
             self._current.ended_at = None
-            return
-        span = self._session.finish(state)
-        if span is not None:
-            self._current.started_at, self._current.ended_at = round(span[0], 3), round(span[1], 3)
-        elif self._current.ended_at is None:
-            self._current.ended_at = round(self._clock(), 3)
+        else:  # the log's session ends, with the game's ranking and outcome
+            self._current.over(self._session.finish(state), self._clock)
 
-
-def _call(obj: Any, name: str, *args: Any) -> None:
-    """Call an optional adapter method; an adapter failure is logged, never raised."""
-    fn = getattr(obj, name, None)
-    if fn is None:
-        return
-    try:
-        fn(*args)
-    except Exception:  # noqa: BLE001
-        log.exception("%s.%s failed", type(obj).__name__, name)

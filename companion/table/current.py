@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from companion.table.summary import per_player
@@ -23,6 +24,14 @@ class CurrentMatch:
     def begin(self, match: Any, started_at: float | None) -> None:
         """Play ``match`` from now on, started at ``started_at`` and not over."""
         self.match, self.started_at, self.ended_at = match, started_at, None
+
+    def over(self, span: tuple[float, float] | None, clock: Callable[[], float]) -> None:
+        """The game is over: it spans ``span`` (its first and last logged times: a restart does not
+        shorten it), else it ends now (``clock``) unless it had ended already."""
+        if span is not None:
+            self.started_at, self.ended_at = round(span[0], 3), round(span[1], 3)
+        elif self.ended_at is None:
+            self.ended_at = round(clock(), 3)
 
     def state(self) -> dict:
         """The match's state JSON (``phase``, ``expected``, ``players``, ``legal``, ...)."""
