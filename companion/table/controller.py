@@ -33,17 +33,14 @@ from companion.table.game import IllegalMove
 from companion.table.health import FAULT_CLEAR_S, PanelHealth
 from companion.table.hub import Hub, Subscription
 from companion.table.newgame import ClearDiscWait, new_match
-from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event
+from companion.table.prompts import UNDO_AFTER_END, PendingPrompts
 from companion.table.reconcile import disc_empty
 from companion.table.resume import Resume
+from companion.table.sensed import SensedEvents
 from companion.table.sessionlog import SessionLog
 from companion.table.simcontrol import SimControl
 
 log = logging.getLogger(__name__)
-
-QUIET_EVENTS = ("tipped", "fault")
-"""Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
-
 
 class TableController:
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
@@ -97,6 +94,8 @@ class TableController:
                               apply=self._apply_locked, log_events=self._session.events)
         self._clear_disc = ClearDiscWait(self._pending, self._feed, start=self._start_game)
         self._falls = UnseenFalls(self._current, self._pending, self._feed, log_events=self._session.events)
+        self._sensed = SensedEvents(self._current, self._feed, self._health, self._falls, self._disc,
+                                    self._session)
         self._answers = Answers(self._current, self._pending, self._feed,
                                 apply=self._apply_locked, told=self._falls.host_said)
         self._resume = Resume(store, self._current, self._status, self._pending, self._feed,
@@ -298,31 +297,7 @@ class TableController:
         if not events:
             return
         with self._lock:
-            entries: list[dict] = []
-            loose: list[dict] = []
-            for event in events:
-                kind = event.get("event")
-                if kind in QUIET_EVENTS:
-                    entries.append(self._feed.add(event, describe_event(event)))
-                if kind == "tipped":
-                    self._health.tipped()
-                elif kind == "fault":
-                    cell = event.get("cell")
-                    self._health.reported(f"cell{cell}", f"sensor fault: cell {cell} {event.get('kind')}")
-                event = self._falls.see(event)  # the tip episode (a settled: was a fall seen?)
-                state = self._current.state()
-                proposals = self._falls.unasked(self._game.actions_for_sensed(event, state))
-                if not any("action" in p for p in proposals):  # a prompt alone: the event is logged here
-                    loose.append(event)
-                if not proposals and kind not in QUIET_EVENTS and kind != "settled":
-                    entries.append(self._feed.add(event, describe_event(event)))
-                for proposal in proposals:
-                    entry = self._disc.propose(proposal, event)
-                    if entry is not None:
-                        entries.append(entry)
-            if loose:
-                self._session.events(loose, even_none=True)
-            self._changed(entries)
+            self._changed(self._sensed.take(events))
 
     def samples(self, samples: list) -> None:
         """Raw samples from the source, for the session log's trace."""
