@@ -6,11 +6,16 @@ the sample source's read loop (:mod:`companion.table.loop`). Every change makes 
 *version*, published to the event-stream subscribers as a full message
 ``{"version", "state", "events", "sensing", "feed", "pending", ...}``; the live centre of
 pressure is published separately and throttled (``"live"`` messages, ~10 per second).
+
+The controller composes stages with one job each, built here and handed what they need, a few of its
+operations as callables (none reads its fields): the match, feed, session log, sensed events, disc sync,
+tip episode, answers, dice and buttons, computer seats, resume, panel health, a clear-disc wait. Its public
+methods take the lock (an ``RLock``: a stage may call back into them) and publish; the stages run with
+it held, except a computer seat's job, which thinks on its own thread, then takes the lock it was handed.
 """
 
 from __future__ import annotations
 
-import logging
 import random
 import threading
 import time
@@ -37,10 +42,10 @@ from companion.table.prompts import UNDO_AFTER_END, PendingPrompts
 from companion.table.reconcile import disc_empty
 from companion.table.resume import Resume
 from companion.table.sensed import SensedEvents
+from companion.table.sensingview import SensingView
 from companion.table.sessionlog import SessionLog
 from companion.table.simcontrol import SimControl
 
-log = logging.getLogger(__name__)
 
 class TableController:
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
@@ -69,9 +74,8 @@ class TableController:
         self._game = game
         self._current = CurrentMatch(game)
         self._store = store
-        self._header = header
         self.sim = SimControl(simulator) if simulator is not None else None
-        self._sensing = sensing or (lambda: {})
+        self._view = SensingView(header, sensing)
         self._rng = rng or random.SystemRandom()
         self._clock = clock
         self._live_interval_s = live_interval_s
@@ -131,9 +135,9 @@ class TableController:
                 "feed": self._feed.to_json(),
                 "pending": self._pending.to_json(),
                 "status": dict(self._status),
-                "sensing": self._safe_sensing(),
+                "sensing": self._view.snapshot(),
                 "can_undo": self._game.can_undo(self._current.match) and self._session.reopenable,
-                "layout": self._layout_json(),
+                "layout": self._view.layout_json(),
                 "session_id": self._session.shown_id,
                 "summary": self._current.summary(),
                 "computer": self._seats.to_json(),
@@ -185,7 +189,7 @@ class TableController:
                 setup = dict(setup)
                 anyway = setup.pop("start_anyway", False) is True
                 if not anyway and setup.get("game", "dingo-disc") == "dingo-disc" \
-                        and disc_empty(self._safe_sensing()) is False:
+                        and disc_empty(self._view.snapshot()) is False:
                     new_match(self._game, setup)  # refuse a bad setup now, not when the disc is clear
                     return self._changed(self._clear_disc.wait(setup))
             return self._start_game(setup, source)
@@ -202,7 +206,7 @@ class TableController:
             self._falls.reset()
             self._seats.reset()
             first = self._current.history()[0]
-            self._session.start(first, self._header)
+            self._session.start(first, self._view.header)
             entry = self._feed.add({"event": "action"}, self._current.describe(first))
             return self._changed([entry])
 
@@ -285,7 +289,7 @@ class TableController:
         if self.sim is None:
             raise RequestError("no simulated table: the companion runs on real hardware", 404)
         with self._lock:
-            layout = self._header.layout if self._header is not None else None
+            layout = self._view.layout()
         result = self.sim.request(command, body, layout)
         with self._lock:
             entry = self._feed.add({"event": "sim"}, f"Simulator: {result['text']}")
@@ -305,7 +309,7 @@ class TableController:
             return
         with self._lock:
             sid = self._session.session_id
-        if sid is not None and self._header is not None:
+        if sid is not None and self._view.header is not None:
             self._session.write(lambda: self._store.append_samples(sid, samples))
 
     def source_fault(self, kind: str, message: str, cell: int | None = None) -> None:
@@ -341,10 +345,10 @@ class TableController:
     def health_tick(self, samples_flow: bool) -> None:
         """Clear the faults that are over (see :class:`FaultClock`) and set the status LED."""
         with self._lock:
-            gone = self._health.over(self._safe_sensing().get("faults") or {}, samples_flow)
+            gone = self._health.over(self._view.snapshot().get("faults") or {}, samples_flow)
             for text in gone:
                 self._feed.add({"event": "fault_cleared"}, text)
-            sensing = self._safe_sensing()
+            sensing = self._view.snapshot()
             checked = self._clear_disc.check(sensing) or self._disc.check(sensing)
             if gone or checked:
                 self._changed(checked)
@@ -371,7 +375,7 @@ class TableController:
     def use_sensing(self, header: Any, sensing: Callable[[], dict]) -> None:
         """A new trace header and live view (a new pipeline, e.g. after a calibration)."""
         with self._lock:
-            self._header, self._sensing = header, sensing
+            self._view.use(header, sensing)
             self._changed([])
 
     def live_tick(self, force: bool = False) -> bool:
@@ -381,7 +385,7 @@ class TableController:
             return False
         self._last_live = now
         with self._lock:
-            payload = {"version": self._version, "sensing": self._safe_sensing()}
+            payload = {"version": self._version, "sensing": self._view.snapshot()}
         self._hub.publish("live", payload)
         return True
 
@@ -434,17 +438,6 @@ class TableController:
             self._seats.run(job)
         self._health.published(message)
         return message
-
-    def _layout_json(self) -> dict | None:
-        layout = getattr(self._header, "layout", None)
-        return layout.to_json() if layout is not None else None
-
-    def _safe_sensing(self) -> dict:
-        try:
-            return self._sensing() or {}
-        except Exception:  # noqa: BLE001 - the page must keep working if sensing misbehaves
-            log.exception("sensing snapshot failed")
-            return {}
 
     def _maybe_finish(self) -> None:
         state = self._current.state()
