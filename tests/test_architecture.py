@@ -195,3 +195,75 @@ def test_sensing_stages_declare_no_host() -> None:
                     isinstance(node.value, ast.Name) and node.value.id == "self":
                 bad.append(f"{mod}:{node.lineno}: self.host")
     assert not bad, "\n".join(bad)
+
+
+# The table controller is composed of stages too (docs/architecture.md): it once inherited
+# ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMixin and AnswersMixin, which declared the
+# controller's private fields they read (``_lock: Any``, ``_match: Any``, ...). A stage is a plain
+# class, built by the controller and handed what it needs.
+TABLE = "companion.table"
+# The table modules that may import the controller: the package's re-export and the composition root.
+CONTROLLER_IMPORTERS = {"companion.table", "companion.table.build"}
+
+
+def _base_name(base: ast.expr) -> str:
+    """The class name a base gives: ``X`` for ``X``, ``mod.X`` and ``X[T]``."""
+    if isinstance(base, ast.Subscript):
+        return _base_name(base.value)
+    return base.attr if isinstance(base, ast.Attribute) else ast.unparse(base)
+
+
+def _mixin_bases(tree: ast.AST) -> list[tuple[str, str]]:
+    """``(class, base)`` for every class in ``tree`` with a base whose name ends in ``Mixin``."""
+    return [(node.name, name) for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+            for name in map(_base_name, node.bases) if name.endswith("Mixin")]
+
+
+def _table_modules() -> dict[str, Path]:
+    return {mod: path for mod, path in MODULES.items() if mod == TABLE or mod.startswith(TABLE + ".")}
+
+
+def test_table_classes_inherit_no_mixin() -> None:
+    """No class in the table package inherits a ``...Mixin`` (the controller's parts are stages)."""
+    bad = [f"{mod}: class {cls}({base})" for mod, path in _table_modules().items()
+           for cls, base in _mixin_bases(ast.parse(path.read_text(encoding="utf-8")))]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_mixin_checker_sees_mixins() -> None:
+    source = """
+class A(ResumeMixin, Base): pass
+class B(mixins.ButtonsMixin): pass
+class C(Generic[T], DiscSyncMixin): pass
+class D(Mixing, MixinTools, Box[AnyMixin]): pass
+class E(StoreMixin[T]): pass
+"""
+    assert _mixin_bases(ast.parse(source)) == [
+        ("A", "ResumeMixin"), ("B", "ButtonsMixin"), ("C", "DiscSyncMixin"), ("E", "StoreMixin")]
+
+
+def test_table_classes_declare_no_host_fields() -> None:
+    """A mixin by another name: a class body annotating private fields it never sets (``_lock: Any``)
+    reads them off the object it is mixed into."""
+    bad = [f"{mod}:{st.lineno}: class {node.name} declares {st.target.id}"
+           for mod, path in _table_modules().items()
+           for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.ClassDef)
+           for st in node.body if isinstance(st, ast.AnnAssign) and st.value is None
+           and isinstance(st.target, ast.Name) and st.target.id.startswith("_")]
+    assert not bad, "\n".join(bad)
+
+
+def test_no_table_stage_imports_the_controller() -> None:
+    """The stages are handed what they need; none imports ``companion.table.controller`` (which
+    imports them all: that would be a cycle, or a stage reaching back into its host)."""
+    bad = [f"{mod} imports {name}" for mod in _table_modules() if mod not in CONTROLLER_IMPORTERS
+           and mod != f"{TABLE}.controller" for name in _imports(mod, runtime_only=False)
+           if _project(name) == f"{TABLE}.controller"]
+    assert not bad, "\n".join(bad)
+
+
+def test_table_modules_stay_small() -> None:
+    """No table module over ~500 lines (a module past that is asking to be split)."""
+    big = [f"{mod}: {n} lines" for mod, path in _table_modules().items()
+           if (n := len(path.read_text(encoding="utf-8").splitlines())) > 500]
+    assert not big, "\n".join(big)

@@ -22,6 +22,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from companion.table.current import CurrentMatch
+
 log = logging.getLogger(__name__)
 
 STRENGTH_NAMES = {"random": "random moves", "greedy": "greedy", "mcts": "Monte-Carlo search"}
@@ -61,39 +63,61 @@ def thread_runner(job: Callable[[], None]) -> None:
     threading.Thread(target=job, name="computer-seat", daemon=True).start()
 
 
-class ComputerSeatsMixin:
-    """The computer-seat part of the table controller (uses its lock, match and helpers)."""
+class ComputerSeats:
+    """The seats the computer plays: whether one decides now, its thinking and its move.
 
-    _lock: Any
-    _game: Any
-    _match: Any
-    _rng: Any
-    _computer_runner: Callable[[Callable[[], None]], None]
-    _computer_think_s: float
-    _thinking: dict | None
-    _computer_paused: bool
-    _computer_last: dict | None
-    _apply_locked: Callable[..., dict]
-    _changed: Callable[[list[dict]], dict]
-    _feed_add: Callable[[dict, str], dict]
-    _status: dict[str, str]
+    Called with the controller's lock held, except the decision's job, which thinks on the runner's
+    thread and takes the lock (handed here) to apply its move. It is handed the current match, the
+    random source of the seeds, the status lines and the controller's ``apply`` (lock held, unpublished)
+    and ``changed`` (publish a new version).
+    """
 
-    def _computer_reset(self) -> None:
-        self._thinking, self._computer_paused, self._computer_last = None, False, None
+    def __init__(self, current: CurrentMatch, lock: Any, rng: Any, status: dict[str, str], *,
+                 apply: Callable[..., dict], changed: Callable[[list[dict]], dict],
+                 runner: Callable[[Callable[[], None]], None], think_s: float) -> None:
+        """``runner`` runs a decision's job (a thread by default); ``think_s``: the search's time."""
+        self._current = current
+        self._lock = lock
+        self._rng = rng
+        self._status = status
+        self._apply = apply
+        self._changed = changed
+        self._runner = runner
+        self._think_s = think_s
+        self.reset()
 
-    def _computer_json(self) -> dict | None:
-        seats = computer_seats(self._match)
+    def reset(self) -> None:
+        """A new (or resumed, or abandoned) game: nobody thinks, nothing is paused."""
+        self._thinking: dict | None = None
+        self._paused = False
+        self._last: dict | None = None
+
+    def to_json(self) -> dict | None:
+        """The page's ``computer``: its seats, who thinks, whether it waits, its last move (None: no seat)."""
+        seats = computer_seats(self._current.match)
         if not seats:
             return None
         return {"seats": {str(s): v for s, v in seats.items()}, "thinking": self._thinking,
-                "paused": self._computer_paused, "last": self._computer_last}
+                "paused": self._paused, "last": self._last}
 
-    def _computer_schedule(self) -> Callable[[], None] | None:
-        """With the lock held: mark a decision as started if one is due; its job (run after publishing)."""
-        if self._thinking is not None or self._computer_paused:
+    def acted(self, source: str) -> None:
+        """An action from ``source`` was applied: someone other than the computer acted, so a seat
+        paused by an undo plays on."""
+        if source != "computer":
+            self._paused = False
+            self._status.pop("computer", None)
+
+    def undone(self) -> None:
+        """An undo: the computer waits (an undo may take its moves back) until someone acts."""
+        if computer_seats(self._current.match):
+            self._thinking, self._paused = None, True
+
+    def schedule(self) -> Callable[[], None] | None:
+        """Mark a decision as started if one is due; its job (to :meth:`run` after publishing)."""
+        if self._thinking is not None or self._paused:
             return None
-        state = self._game.state_json(self._match)
-        turn = due(self._match, state)
+        state = self._current.state()
+        turn = due(self._current.match, state)
         if turn is None:
             return None
         seat, strength = turn
@@ -101,26 +125,30 @@ class ComputerSeatsMixin:
         names = state.get("players") or []
         name = str(names[seat]) if seat < len(names) else f"seat {seat + 1}"
         self._thinking = {"seat": seat, "name": name, "strength": strength}
-        game, rules_state = str(state.get("game")), self._match.state
-        return lambda: self._computer_job(game, rules_state, seat, strength, seed)
+        game, rules_state = str(state.get("game")), self._current.match.state
+        return lambda: self._job(game, rules_state, seat, strength, seed)
 
-    def _computer_job(self, game: str, rules_state: Any, seat: int, strength: str, seed: int) -> None:
+    def run(self, job: Callable[[], None]) -> None:
+        """Start a job :meth:`schedule` gave."""
+        self._runner(job)
+
+    def _job(self, game: str, rules_state: Any, seat: int, strength: str, seed: int) -> None:
         """Think (outside the lock), then apply the move if the game is where it was (the same state:
         a status line or a sensing change meanwhile does not make it think again)."""
         from companion.table.computer import decide
 
         try:
-            action, record = decide(game, rules_state, strength, seed, self._computer_think_s)
+            action, record = decide(game, rules_state, strength, seed, self._think_s)
         except Exception as exc:  # noqa: BLE001 - the table must go on: the host can still move for it
             log.exception("the computer seat could not decide")
             with self._lock:
                 self._thinking = None
-                self._computer_paused = True
+                self._paused = True
                 self._status["computer"] = f"the computer could not move: {exc}; tap 'Computer plays'"
                 self._changed([])
             return
         with self._lock:
-            where = getattr(self._match, "state", None)
+            where = getattr(self._current.match, "state", None)
             if self._thinking is None or self._thinking.get("seat") != seat or where is not rules_state:
                 self._thinking = None  # the game moved on meanwhile: decide again from where it is now
                 self._changed([])
@@ -128,14 +156,13 @@ class ComputerSeatsMixin:
             self._thinking = None
             self._status.pop("computer", None)
             try:
-                entry = self._apply_locked(action.to_json(), "computer", [{**record, "seat": seat}],
-                                           "companion")
+                entry = self._apply(action.to_json(), "computer", [{**record, "seat": seat}], "companion")
             except Exception as exc:  # noqa: BLE001 - should not happen (the choice is a legal action)
                 log.exception("the computer's move was refused")
-                self._computer_paused = True
+                self._paused = True
                 self._status["computer"] = f"the computer's move was refused: {exc}"
                 self._changed([])
                 return
             entry["text"] = f"Computer ({STRENGTH_NAMES.get(strength, strength)}): {entry['text']}"
-            self._computer_last = {"seat": seat, "strength": strength, "text": entry["text"]}
+            self._last = {"seat": seat, "strength": strength, "text": entry["text"]}
             self._changed([entry])

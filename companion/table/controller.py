@@ -6,46 +6,48 @@ the sample source's read loop (:mod:`companion.table.loop`). Every change makes 
 *version*, published to the event-stream subscribers as a full message
 ``{"version", "state", "events", "sensing", "feed", "pending", ...}``; the live centre of
 pressure is published separately and throttled (``"live"`` messages, ~10 per second).
+
+The controller composes stages with one job each, built here and handed what they need, a few of its
+operations as callables (none reads its fields): the match, feed, session log, sensed events, disc sync,
+tip episode, answers, dice and buttons, computer seats, resume, panel health, a clear-disc wait. Its public
+methods take the lock (an ``RLock``: a stage may call back into them) and publish; the stages run with
+it held, except a computer seat's job, which thinks on its own thread, then takes the lock it was handed.
 """
 
 from __future__ import annotations
 
-import logging
 import random
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 __all__ = ["PANEL_BUTTONS", "RECONCILE_AFTER_S", "RECONCILE_SNOOZE_S", "RequestError", "TableController"]
 
 from companion.table.actors import actor_by, actor_for
-from companion.table.answers import AnswersMixin
-from companion.table.autoplay import ComputerSeatsMixin, computer_seats, thread_runner
-from companion.table.buttons import PANEL_BUTTONS, ButtonsMixin
+from companion.table.answers import Answers, UnseenFalls
+from companion.table.autoplay import ComputerSeats, thread_runner
+from companion.table.buttons import PANEL_BUTTONS, Buttons
 from companion.table.computer import THINK_S
 from companion.table.corrections import alternatives
-from companion.table.discsync import RECONCILE_AFTER_S, RECONCILE_SNOOZE_S, DiscSyncMixin
+from companion.table.current import CurrentMatch
+from companion.table.discsync import RECONCILE_AFTER_S, RECONCILE_SNOOZE_S, DiscSync
 from companion.table.errors import RequestError
-from companion.table.game import TIP_STILL, IllegalMove, track_tip
-from companion.table.health import FAULT_CLEAR_S, FaultClock, StatusLight, led_status, turn_light
+from companion.table.feed import Feed
+from companion.table.game import IllegalMove
+from companion.table.health import FAULT_CLEAR_S, PanelHealth
 from companion.table.hub import Hub, Subscription
-from companion.table.prompts import UNDO_AFTER_END, PendingPrompts, describe_event
-from companion.table.reconcile import Deferred, clear_disc_card, disc_empty
-from companion.table.resume import ResumeMixin
-from companion.table.simcontrol import SimControl, SimError
-from companion.table.summary import log_span, per_player
-from companion.textcheck import check_players
-
-log = logging.getLogger(__name__)
-
-FEED_LENGTH = 30
-QUIET_EVENTS = ("tipped", "fault")
-"""Sensed events shown in the feed as such; the others show as the action they became (or why not)."""
+from companion.table.newgame import ClearDiscWait, new_match
+from companion.table.prompts import UNDO_AFTER_END, PendingPrompts
+from companion.table.reconcile import disc_empty
+from companion.table.resume import Resume
+from companion.table.sensed import SensedEvents
+from companion.table.sensingview import SensingView
+from companion.table.sessionlog import SessionLog
+from companion.table.simcontrol import SimControl
 
 
-class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMixin, AnswersMixin):
+class TableController:
     """Owns one match, the prompts, the event feed and the subscribers (thread-safe, one lock)."""
 
     def __init__(
@@ -70,11 +72,10 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         ``computer_runner`` runs a computer seat's decision (default: on its own thread);
         ``computer_think_s``: its search's thinking time."""
         self._game = game
+        self._current = CurrentMatch(game)
         self._store = store
-        self._header = header
-        self._panel = panel
         self.sim = SimControl(simulator) if simulator is not None else None
-        self._sensing = sensing or (lambda: {})
+        self._view = SensingView(header, sensing)
         self._rng = rng or random.SystemRandom()
         self._clock = clock
         self._live_interval_s = live_interval_s
@@ -83,31 +84,31 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         self._lock = threading.RLock()
         self._hub = Hub()
         self._version = 0
-        self._feed: deque[dict] = deque(maxlen=FEED_LENGTH)
+        self._feed = Feed(clock)
         self._pending = PendingPrompts()
-        self._session_id: int | None = None
         self._status: dict[str, str] = {}
-        self._tipping = TIP_STILL
-        self._tip_mark: int | None = None  # the history's length when the disc last tipped
-        self._told: list[dict[str, int]] = []  # the host's falls no sensor saw, for the pipeline
-        self._hand_falls: list[tuple[int, dict]] = []  # falls entered by hand during the tip
-        self._log_closed = False  # the current (over) game's session was ended in the log
-        self._closed_sid: int | None = None  # ... this one (an undo reopens it)
-        self._light = StatusLight()
-        self._faults = FaultClock(fault_clear_s)
-        self._match = game.new_match(None)
-        self._deferred = Deferred()
-        self._ignored: dict[str, int] = {}  # a disagreement the host said to ignore (sensors wrong)
-        self._disagree: tuple[tuple, float] | None = None  # (delta, since) of the disagreement seen
-        self._snooze_until = 0.0
-        self._waiting_setup: dict | None = None  # a new game waiting for the disc to be cleared
-        self._started_at: float | None = None
-        self._ended_at: float | None = None
-        self._computer_runner = computer_runner or thread_runner
-        self._computer_think_s = computer_think_s
-        self._computer_reset()
-        if store is None:
-            self._status["log"] = "no session log: this game is not being saved"
+        self._session = SessionLog(store, self._status)
+        self._health = PanelHealth(self._status, panel, fault_clear_s)
+        self._seats = ComputerSeats(self._current, self._lock, self._rng, self._status,
+                                    apply=self._apply_locked, changed=self._changed,
+                                    runner=computer_runner or thread_runner, think_s=computer_think_s)
+        self._buttons = Buttons(self._current, self._rng, self._pending,
+                                apply=self.apply, resolve=self.resolve_prompt)
+        self._disc = DiscSync(self._current, self._pending, self._feed, clock,
+                              apply=self._apply_locked, log_events=self._session.events)
+        self._clear_disc = ClearDiscWait(self._pending, self._feed, start=self._start_game)
+        self._falls = UnseenFalls(self._current, self._pending, self._feed, log_events=self._session.events)
+        self._sensed = SensedEvents(self._current, self._feed, self._health, self._falls, self._disc,
+                                    self._session)
+        self._answers = Answers(self._current, self._pending, self._feed,
+                                apply=self._apply_locked, told=self._falls.host_said)
+        self._resume = Resume(store, self._current, self._status, self._pending, self._feed,
+                              adopt=self._adopt, back_to_setup=self._back_to_setup)
+
+    @property
+    def _match(self) -> Any:
+        """The match now (tests read it)."""
+        return self._current.match
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -121,7 +122,7 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
     def session_id(self) -> int | None:
         """The session-log id of the current game (None without a log or a game)."""
         with self._lock:
-            return self._session_id
+            return self._session.session_id
 
     def message(self, events: list[dict] | None = None) -> dict:
         """The full message for the page: version, state, new events, feed, prompts, sensing."""
@@ -129,34 +130,26 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
             return {
                 "version": self._version,
                 "mode": self.mode,
-                "state": self._game.state_json(self._match),
+                "state": self._current.state(),
                 "events": list(events or []),
-                "feed": list(self._feed),
+                "feed": self._feed.to_json(),
                 "pending": self._pending.to_json(),
                 "status": dict(self._status),
-                "sensing": self._safe_sensing(),
-                "can_undo": self._game.can_undo(self._match)
-                and (not self._log_closed or hasattr(self._store, "reopen")),
-                "layout": self._layout_json(),
-                "session_id": self._session_id if self._session_id is not None else self._closed_sid,
-                "summary": self._summary(),
-                "computer": self._computer_json(),
+                "sensing": self._view.snapshot(),
+                "can_undo": self._game.can_undo(self._current.match) and self._session.reopenable,
+                "layout": self._view.layout_json(),
+                "session_id": self._session.shown_id,
+                "summary": self._current.summary(),
+                "computer": self._seats.to_json(),
             }
 
     def current(self) -> tuple[str, Any, int]:
         """(game name, the rules core's current state, state version) for a search outside the lock;
         RequestError 409 when no game has started."""
         with self._lock:
-            if self._match is None:
+            if self._current.match is None:
                 raise RequestError("no game yet: start a new game first", 409)
-            return str(self._game.state_json(self._match).get("game")), self._match.state, self._version
-
-    def _summary(self) -> dict:
-        """Per-player tips and penalties, the game's start and (once over) its end, in clock seconds."""
-        over = self._ended_at is not None  # the per-player figures are counted at the end only
-        out = per_player(self._match) if over else {"tips": [], "penalties": [], "actions": None}
-        out["started_at"], out["ended_at"] = self._started_at, self._ended_at
-        return out
+            return str(self._current.state().get("game")), self._current.match.state, self._version
 
     def games(self) -> list[dict]:
         """The games this table can start (name, title, scoring, setup spec), for the start screen."""
@@ -180,11 +173,7 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
     def close(self) -> None:
         """End every subscriber's stream and flush the log (shutdown)."""
         self._hub.close_all()
-        if self._store is not None:
-            try:
-                self._store.flush()
-            except Exception:  # noqa: BLE001
-                log.exception("session log: flush failed at shutdown")
+        self._session.flush()
 
     # -- changing ------------------------------------------------------------------------------
 
@@ -200,57 +189,25 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
                 setup = dict(setup)
                 anyway = setup.pop("start_anyway", False) is True
                 if not anyway and setup.get("game", "dingo-disc") == "dingo-disc" \
-                        and disc_empty(self._safe_sensing()) is False:
-                    return self._wait_for_clear_disc(setup)
+                        and disc_empty(self._view.snapshot()) is False:
+                    new_match(self._game, setup)  # refuse a bad setup now, not when the disc is clear
+                    return self._changed(self._clear_disc.wait(setup))
             return self._start_game(setup, source)
-
-    def _wait_for_clear_disc(self, setup: dict) -> dict:
-        try:  # refuse a bad setup now, not when the disc is clear
-            check_players(setup.get("players"))
-            self._game.new_match(setup)
-        except IllegalMove as exc:
-            raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
-        except (ValueError, TypeError, KeyError) as exc:
-            raise RequestError(f"bad new game: {exc}") from exc
-        self._waiting_setup = setup
-
-        def start_anyway(source: str) -> dict:
-            waiting, self._waiting_setup = self._waiting_setup, None
-            if waiting is not None:
-                self._start_game(waiting, source)
-            return self._feed_add({"event": "info"}, "Started on a disc that was not empty")
-
-        def cancel(source: str) -> dict:
-            self._waiting_setup = None
-            return self._feed_add({"event": "info"}, "New game cancelled")
-
-        self._pending.add(clear_disc_card(start_anyway, cancel))
-        entry = self._feed_add({"event": "prompt"}, "Clear the disc to start the new game")
-        return self._changed([entry])
 
     def _start_game(self, setup: Any, source: str) -> dict:
         with self._lock:
-            try:
-                check_players(setup.get("players") if isinstance(setup, dict) else None)
-                match = self._game.new_match(setup)
-            except IllegalMove as exc:
-                raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
-            except (ValueError, TypeError, KeyError) as exc:
-                raise RequestError(f"bad new game: {exc}") from exc
-            self._end_session(abandon=True)
-            self._match = match
+            match = new_match(self._game, setup)
+            self._session.end(abandon=True)
+            self._current.begin(match, round(self._clock(), 3))
             self._pending.clear()
-            self._deferred.clear()
-            self._ignored, self._disagree, self._waiting_setup = {}, None, None
+            self._disc.reset()
+            self._clear_disc.forget()
             self._feed.clear()
-            self._tipping, self._tip_mark = TIP_STILL, None
-            self._log_closed = False
-            self._closed_sid = None
-            self._computer_reset()
-            self._started_at, self._ended_at = round(self._clock(), 3), None
-            first = self._game.history_json(match)[0]
-            self._session_id = self._start_session(first)
-            entry = self._feed_add({"event": "action"}, self._describe(first))
+            self._falls.reset()
+            self._seats.reset()
+            first = self._current.history()[0]
+            self._session.start(first, self._view.header)
+            entry = self._feed.add({"event": "action"}, self._current.describe(first))
             return self._changed([entry])
 
     def apply(self, action: Any, *, source: str = "page", sensed: list[dict] | None = None,
@@ -262,51 +219,80 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         if isinstance(action, dict) and action.get("type") == "new_game":
             return self.new_game(action, source=source)
         with self._lock:
-            unseen = self._unseen_fall(action) if source != "sensor" else None
+            unseen = self._falls.unseen_fall(action) if source != "sensor" else None
             try:
                 entry = self._apply_locked(action, source, sensed or [], by)
             except RequestError as exc:
                 if exc.status == 409 and source != "sensor":  # a wrong answer: offer the legal ones
                     exc.extra["alternatives"] = alternatives(
-                        self._match, action, self._game.state_json(self._match))
+                        self._current.match, action, self._current.state())
                 raise
-            self._host_fell(unseen)  # a fall no sensor saw: its pawns lie on the base plate
+            self._falls.host_fell(unseen)  # a fall no sensor saw: its pawns lie on the base plate
             return self._changed([entry])
 
     def undo(self, *, source: str = "page") -> dict:
         """Take back the last action (not the new_game)."""
         with self._lock:
-            if not self._game.can_undo(self._match):
+            if not self._game.can_undo(self._current.match):
                 raise RequestError("nothing to undo", 409)
-            if self._log_closed and not self._reopen_log(source):  # undo after the end
+            if self._session.closed and not self._session.reopen(source):  # undo after the end
                 raise RequestError(UNDO_AFTER_END, 409)
-            undone = self._game.undo(self._match)
-            self._ended_at = None
-            if computer_seats(self._match):  # the computer waits: an undo may take its moves back
-                self._thinking, self._computer_paused = None, True
-            if self._store is not None and self._session_id is not None:
-                actor = actor_for(actor_by(source), undone, self._game.state_json(self._match))
-                self._log(lambda: self._store.append_action(
-                    self._session_id, {"type": "undo"}, source=source, actor=actor))
-            entry = self._feed_add({"event": "undo"}, "Undone: " + self._describe(undone, applied=False))
+            undone = self._game.undo(self._current.match)
+            self._current.ended_at = None
+            self._seats.undone()
+            if self._session.recording:
+                actor = actor_for(actor_by(source), undone, self._current.state())
+                self._session.action({"type": "undo"}, source=source, actor=actor)
+            text = "Undone: " + self._current.describe(undone, applied=False)
+            entry = self._feed.add({"event": "undo"}, text)
             return self._changed([entry])
+
+    def resume_unfinished(self) -> int | None:
+        """Continue the newest unfinished logged game (after a crash or restart); its id or None.
+
+        The host is asked on the page whether to continue it or abandon it (a ``resume`` prompt).
+        """
+        if self._store is None:
+            return None
+        with self._lock:
+            sid = self._resume.resume()
+            if sid is not None:
+                self._changed([])
+            return sid
+
+    def abandon(self, *, source: str = "page") -> dict:
+        """Give up the game in progress (logged as abandoned, kept in history); back to the set-up."""
+        with self._lock:
+            return self._changed([self._resume.abandon()])
+
+    def roll(self, *, source: str = "page") -> dict:
+        """Roll what the game expects now (SystemRandom) and apply it as an action (logged)."""
+        with self._lock:
+            return self._buttons.roll(source)
+
+    def enter_roll(self, body: dict, *, source: str = "page") -> dict:
+        """Apply dice read from physical dice: ``{"number": n, "colour": c}`` (or colour only)."""
+        with self._lock:
+            return self._buttons.enter_roll(body, source)
+
+    def press_button(self, button: str, *, source: str = "panel") -> dict:
+        """A panel button (physical or on the page): roll, confirm (the obvious yes), undo."""
+        if button not in PANEL_BUTTONS:
+            raise RequestError(f"unknown button {button!r}; expected one of {list(PANEL_BUTTONS)}", 404)
+        if button != "confirm":
+            return self.roll(source=source) if button == "roll" else self.undo(source=source)
+        with self._lock:
+            return self._buttons.confirm(source)
 
     def sim_command(self, command: str, body: dict) -> dict:
         """Drive the simulated table (place, press, bump, knock, remove, fault)."""
         if self.sim is None:
             raise RequestError("no simulated table: the companion runs on real hardware", 404)
         with self._lock:
-            layout = self._header.layout if self._header is not None else None
-        try:
-            result = self.sim.run(command, body, layout)
-        except SimError as exc:
-            raise RequestError(str(exc), 404 if str(exc).startswith("unknown") else 400) from exc
-        except (ValueError, TypeError, RuntimeError) as exc:
-            raise RequestError(f"the simulator refused {command}: {exc}", 409) from exc
-        except TimeoutError as exc:
-            raise RequestError("the simulator did not answer in time", 503) from exc
+            layout = self._view.layout()
+        result = self.sim.request(command, body, layout)
         with self._lock:
-            entry = self._feed_add({"event": "sim"}, f"Simulator: {result['text']}")
+            entry = self._feed.add({"event": "sim"}, f"Simulator: {result['text']}")
             message = self._changed([entry])
         return {**message, "sim": result}
 
@@ -315,63 +301,29 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
         if not events:
             return
         with self._lock:
-            entries: list[dict] = []
-            loose: list[dict] = []
-            for event in events:
-                kind = event.get("event")
-                if kind in QUIET_EVENTS:
-                    entries.append(self._feed_add(event, describe_event(event)))
-                if kind == "tipped":
-                    self._tip_began()
-                    if self._panel is not None:
-                        _call(self._panel, "signal_fall")
-                elif kind == "fault":
-                    cell = event.get("cell")
-                    self._faults.reported(f"cell{cell}", time.monotonic())
-                    self._status[f"cell{cell}"] = f"sensor fault: cell {cell} {event.get('kind')}"
-                event, self._tipping = track_tip(event, self._tipping)  # shared with replay SESSION
-                if kind == "settled":
-                    self._tip_settled(event)
-                state = self._game.state_json(self._match)
-                proposals = self._unasked(self._game.actions_for_sensed(event, state))
-                if not any("action" in p for p in proposals):  # a prompt alone: the event is logged here
-                    loose.append(event)
-                if not proposals and kind not in QUIET_EVENTS and kind != "settled":
-                    entries.append(self._feed_add(event, describe_event(event)))
-                for proposal in proposals:
-                    entry = self._propose(proposal, event)
-                    if entry is not None:
-                        entries.append(entry)
-            if loose and self._store is not None and self._session_id is not None:
-                clean = [e for e in loose if isinstance(e.get("t_ms"), int)]
-                self._log(lambda: self._store.append_events(self._session_id, clean))
-            self._changed(entries)
+            self._changed(self._sensed.take(events))
 
     def samples(self, samples: list) -> None:
         """Raw samples from the source, for the session log's trace."""
         if self._store is None or not samples:
             return
         with self._lock:
-            sid = self._session_id
-        if sid is not None and self._header is not None:
-            self._log(lambda: self._store.append_samples(sid, samples))
+            sid = self._session.session_id
+        if sid is not None and self._view.header is not None:
+            self._session.write(lambda: self._store.append_samples(sid, samples))
 
     def source_fault(self, kind: str, message: str, cell: int | None = None) -> None:
         """Show a sample-source fault (disconnected, late, ...) on the page and the panel."""
         with self._lock:
-            key = "source" if cell is None else f"cell{cell}"
-            self._faults.reported(key, time.monotonic())
-            if self._status.get(key) == message:
+            if not self._health.reported("source" if cell is None else f"cell{cell}", message):
                 return
-            self._status[key] = message
-            entry = self._feed_add({"event": "source_fault"}, message)
+            entry = self._feed.add({"event": "source_fault"}, message)
             self._changed([entry])  # the status LED turns to "fault" there
 
     def attach_panel(self, panel: Any) -> None:
         """Use ``panel`` (show_turn, signal_fall, set_status) from now on."""
         with self._lock:
-            self._panel = panel
-            self._light.forget()
+            self._health.attach(panel)
 
     def add_status(self, key: str, message: str) -> None:
         """Show a lasting status line (e.g. a part that failed to start)."""
@@ -388,28 +340,42 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
     def panel_status(self, kind: str) -> None:
         """Force ``running``, ``fault``, ``waiting`` or ``off`` on the panel's status LED (if any)."""
         with self._lock:
-            self._light.show(self._panel, kind)
+            self._health.force(kind)
 
     def health_tick(self, samples_flow: bool) -> None:
         """Clear the faults that are over (see :class:`FaultClock`) and set the status LED."""
         with self._lock:
-            gone = self._faults.cleared(self._status, self._safe_sensing().get("faults") or {},
-                                        samples_flow, time.monotonic())
-            for key in gone:
-                self._status.pop(key, None)
-                what = "the sample source" if key == "source" else f"cell {key[4:]}"
-                self._feed_add({"event": "fault_cleared"}, f"Sensor fault over: {what}")
-            checked = self._check_disc()
+            gone = self._health.over(self._view.snapshot().get("faults") or {}, samples_flow)
+            for text in gone:
+                self._feed.add({"event": "fault_cleared"}, text)
+            sensing = self._view.snapshot()
+            checked = self._clear_disc.check(sensing) or self._disc.check(sensing)
             if gone or checked:
                 self._changed(checked)
             else:
-                self._light.show(self._panel, led_status(self._game.state_json(self._match),
-                                                         self._pending.to_json(), self._status))
+                self._health.led(self._current.state(), self._pending.to_json())
+
+    def resolve_prompt(self, prompt_id: str, choice: str, *, pawns: Any = None, source: str = "page") -> dict:
+        """Answer a pending prompt (e.g. 'which size was placed?'); ``pawns``: the counts by size of a
+        choice answered with counts (``These pawns fell``). A bad answer changes nothing."""
+        with self._lock:
+            return self._changed(self._answers.resolve(prompt_id, choice, pawns, source))
+
+    def tell_pipeline(self, pipeline: Any, t_ms: int | None) -> list[dict]:
+        """On the read-loop thread, between two feeds: hand ``pipeline`` the host's falls the sensors
+        did not see, logged at ``t_ms`` (see :meth:`UnseenFalls.tell`); the events it gave (none)."""
+        if not self._falls.owed:  # (read without the lock: the loop asks ten times a second)
+            return []
+        with self._lock:
+            events, entries = self._falls.tell(pipeline, t_ms)
+            if entries:
+                self._changed(entries)
+            return events
 
     def use_sensing(self, header: Any, sensing: Callable[[], dict]) -> None:
         """A new trace header and live view (a new pipeline, e.g. after a calibration)."""
         with self._lock:
-            self._header, self._sensing = header, sensing
+            self._view.use(header, sensing)
             self._changed([])
 
     def live_tick(self, force: bool = False) -> bool:
@@ -419,154 +385,64 @@ class TableController(ResumeMixin, ButtonsMixin, ComputerSeatsMixin, DiscSyncMix
             return False
         self._last_live = now
         with self._lock:
-            payload = {"version": self._version, "sensing": self._safe_sensing()}
+            payload = {"version": self._version, "sensing": self._view.snapshot()}
         self._hub.publish("live", payload)
         return True
 
     # -- internals (call with the lock held) ---------------------------------------------------
 
+    def _adopt(self, match: Any, session_id: int, started_at: float | None) -> None:
+        """Play a logged game from where its log is (a resume)."""
+        self._current.begin(match, started_at)
+        self._session.resumed(session_id)
+        self._seats.reset()
+
+    def _back_to_setup(self) -> int | None:
+        """Abandon the game in progress in the log and go back to the set-up; its session id."""
+        sid = self._session.session_id
+        self._session.end(abandon=True)
+        self._current.match = self._game.new_match(None)
+        self._seats.reset()
+        self._pending.clear()
+        self._falls.reset(keep_mark=True)
+        self._session.closed = False
+        return sid
+
     def _apply_locked(self, action: Any, source: str, sensed: list[dict], by: str | None = None) -> dict:
         if isinstance(action, dict) and action.get("type") == "new_game":
             raise RequestError("a new game cannot be started from here", 400)
-        before = self._game.state_json(self._match)
+        before = self._current.state()
         try:
-            applied = self._game.apply(self._match, action)
+            applied = self._game.apply(self._current.match, action)
         except IllegalMove as exc:
             raise RequestError(str(exc), 409, rule=exc.rule, reason=exc.reason) from exc
         except (ValueError, TypeError, KeyError) as exc:
             raise RequestError(f"bad action: {exc}") from exc
-        text = self._describe(applied)
-        if source != "computer":  # someone acted: a computer seat paused by an undo plays on
-            self._computer_paused = False
-            self._status.pop("computer", None)
-        if self._store is not None and self._session_id is not None:
+        text = self._current.describe(applied)
+        self._seats.acted(source)
+        if self._session.recording:
             t_ms = next((e["t_ms"] for e in sensed if isinstance(e.get("t_ms"), int)), None)
             actor = actor_for(actor_by(source, by), applied, before)
-            self._log(lambda: self._store.append_action(
-                self._session_id, applied, source=source, actor=actor, sensed=sensed, t_ms=t_ms))
+            self._session.action(applied, source=source, actor=actor, sensed=sensed, t_ms=t_ms)
         self._pending.resolve_for(applied)
         self._maybe_finish()
-        return self._feed_add({"event": "action"}, text)
+        return self._feed.add({"event": "action"}, text)
 
     def _changed(self, entries: list[dict]) -> dict:
-        entries = entries + self._retry_deferred() + self._drop_stale_no_fall()
-        job = self._computer_schedule()
+        entries = entries + self._disc.retry() + self._falls.drop_stale()
+        job = self._seats.schedule()
         self._version += 1
         message = self.message(entries)
         self._hub.publish("change", message)
         if job is not None:
-            self._computer_runner(job)
-        self._light.show(self._panel, led_status(message["state"], message["pending"], message["status"]))
-        if self._panel is not None:
-            _call(self._panel, "show_turn", *turn_light(message["state"]))
+            self._seats.run(job)
+        self._health.published(message)
         return message
 
-    def _feed_add(self, event: dict, text: str) -> dict:
-        entry = {"at": round(self._clock(), 3), "kind": event.get("event", "info"), "text": text}
-        if isinstance(event.get("t_ms"), int):
-            entry["t_ms"] = event["t_ms"]
-        self._feed.appendleft(entry)
-        return entry
-
-    def _describe(self, action: dict, applied: bool = True) -> str:
-        players = self._game.state_json(self._match).get("players") or []
-        names = [str(p.get("name", "?")) if isinstance(p, dict) else str(p) for p in players]
-        return self._game.describe(action, names, match=self._match, applied=applied)
-
-    def _layout_json(self) -> dict | None:
-        layout = getattr(self._header, "layout", None)
-        return layout.to_json() if layout is not None else None
-
-    def _safe_sensing(self) -> dict:
-        try:
-            return self._sensing() or {}
-        except Exception:  # noqa: BLE001 - the page must keep working if sensing misbehaves
-            log.exception("sensing snapshot failed")
-            return {}
-
-    def _log(self, write: Callable[[], Any]) -> bool:
-        try:
-            write()
-        except Exception:  # noqa: BLE001 - logging must never stop the game
-            log.exception("session log write failed")
-            self._status["log"] = "session log failing: this game is not being saved"
-            return False
-        return True
-
-    def _start_session(self, first: dict) -> int | None:
-        if self._store is None:
-            return None
-        try:
-            return int(self._store.start_session(setup=first, header=self._header))  # its game: setup's
-        except Exception:  # noqa: BLE001
-            log.exception("session log: cannot start a session")
-            self._status["log"] = "session log unavailable: this game is not being saved"
-            return None
-
     def _maybe_finish(self) -> None:
-        state = self._game.state_json(self._match)
+        state = self._current.state()
         if state.get("phase") != "over":
-            self._ended_at = None
-            return
-        sid = self._session_id
-        ranking, outcome = finish_record(state)
-        self._end_session(ranking=ranking, outcome=outcome)
-        span = log_span(self._store, sid)  # the whole game, from the log: a restart does not shorten it
-        if span is not None:
-            self._started_at, self._ended_at = round(span[0], 3), round(span[1], 3)
-        elif self._ended_at is None:
-            self._ended_at = round(self._clock(), 3)
+            self._current.ended_at = None
+        else:  # the log's session ends, with the game's ranking and outcome
+            self._current.over(self._session.finish(state), self._clock)
 
-    def _end_session(self, *, abandon: bool = False, ranking: list | None = None,
-                     outcome: dict | None = None) -> None:
-        sid, self._session_id = self._session_id, None
-        if self._store is None or sid is None:
-            return
-        if abandon:
-            self._log(lambda: self._store.abandon(sid))
-        else:  # the session ends; an undo reopens it (_reopen_log), or is refused (UNDO_AFTER_END)
-            end = self._store.end_session
-            self._log_closed = self._log(lambda: end(sid, ranking=ranking, outcome=outcome))
-            self._closed_sid = sid
-
-    def _reopen_log(self, source: str) -> bool:
-        """Continue the ended session of this game in the log (``SessionStore.reopen``); False if not."""
-        reopen, sid, actor = getattr(self._store, "reopen", None), self._closed_sid, actor_by(source)
-        if reopen is None or sid is None or not self._log(lambda: reopen(sid, source=source, actor=actor)):
-            return False
-        self._session_id, self._closed_sid, self._log_closed = sid, None, False
-        return True
-
-
-def finish_record(state: dict) -> tuple[list[int] | None, dict]:
-    """The session log's ``ranking`` (rank per seat, 1 = first, ties share) and ``outcome`` of a
-    finished game's state JSON: the game's outcome (winners, ranking groups, scores, draw) plus
-    ``winner`` and ``draw`` as the history has always read them."""
-    players = state.get("players") or []
-    outcome = state.get("outcome") or {}
-    groups = outcome.get("ranking") or []
-    ranking: list[int] | None = None
-    if groups and sorted(s for g in groups for s in g) == list(range(len(players))):
-        ranking = [0] * len(players)
-        place = 1
-        for group in groups:
-            for seat in group:
-                ranking[seat] = place
-            place += len(group)
-    elif players and all(isinstance(p, dict) and isinstance(p.get("rank"), int) for p in players):
-        ranking = [p["rank"] for p in players]
-    winners = outcome.get("winners") or []
-    winner = state.get("winner", winners[0] if len(winners) == 1 else None)
-    draw = state.get("draw", bool(outcome.get("draw")))
-    return ranking, {"winner": winner, "draw": draw, **outcome}
-
-
-def _call(obj: Any, name: str, *args: Any) -> None:
-    """Call an optional adapter method; an adapter failure is logged, never raised."""
-    fn = getattr(obj, name, None)
-    if fn is None:
-        return
-    try:
-        fn(*args)
-    except Exception:  # noqa: BLE001
-        log.exception("%s.%s failed", type(obj).__name__, name)

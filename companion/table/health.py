@@ -4,11 +4,14 @@ The LED shows ``fault`` while a sensor or source fault is active, else ``waiting
 waits for the host (no game yet, the game is over, or a host prompt/confirmation is open), else
 ``running``. :class:`StatusLight` sets the LED only when that changes (a blink pattern restarted
 on every state version would flicker), and :class:`FaultClock` decides when a fault has cleared.
+:class:`PanelHealth` is the controller's stage that drives the panel and keeps the fault lines.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -114,3 +117,72 @@ class FaultClock:
         for key in gone:
             self._seen.pop(key, None)
         return gone
+
+
+class PanelHealth:
+    """The panel (status LED, turn LEDs, the fall signal) and the fault lines of the status.
+
+    Called with the controller's lock held; handed the status lines, the panel (or None; ``attach``
+    replaces it), the faults' quiet time and a monotonic clock. A panel failure is logged, never raised.
+    """
+
+    def __init__(self, status: dict[str, str], panel: Any = None, clear_s: float = FAULT_CLEAR_S,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        """See the class."""
+        self._status = status
+        self._panel = panel
+        self._light = StatusLight()
+        self._faults = FaultClock(clear_s)
+        self._now = monotonic
+
+    def attach(self, panel: Any) -> None:
+        """Use ``panel`` from now on (its status LED is set again at the next change)."""
+        self._panel = panel
+        self._light.forget()
+
+    def reported(self, key: str, message: str) -> bool:
+        """A fault for ``key`` (``source``, ``cell<N>``) says ``message``; True if its status line changed."""
+        self._faults.reported(key, self._now())
+        if self._status.get(key) == message:
+            return False
+        self._status[key] = message
+        return True
+
+    def over(self, sensing_faults: dict, samples_flow: bool) -> list[str]:
+        """Forget the fault lines that are over (see :class:`FaultClock`); a feed text for each."""
+        texts = []
+        for key in self._faults.cleared(self._status, sensing_faults, samples_flow, self._now()):
+            self._status.pop(key, None)
+            what = "the sample source" if key == "source" else f"cell {key[4:]}"
+            texts.append(f"Sensor fault over: {what}")
+        return texts
+
+    def published(self, message: dict) -> None:
+        """A new version went out (``message``): the status LED and the turn LEDs follow it."""
+        self._light.show(self._panel, led_status(message["state"], message["pending"], message["status"]))
+        if self._panel is not None:
+            _call(self._panel, "show_turn", *turn_light(message["state"]))
+
+    def led(self, state: dict, pending: list) -> None:
+        """Set the status LED for ``state`` and the open prompts (nothing else changed)."""
+        self._light.show(self._panel, led_status(state, pending, self._status))
+
+    def force(self, kind: str) -> None:
+        """Show ``running``, ``fault``, ``waiting`` or ``off`` on the status LED."""
+        self._light.show(self._panel, kind)
+
+    def tipped(self) -> None:
+        """The disc tipped: the panel signals the fall."""
+        if self._panel is not None:
+            _call(self._panel, "signal_fall")
+
+
+def _call(obj: Any, name: str, *args: Any) -> None:
+    """Call an optional adapter method; an adapter failure is logged, never raised."""
+    fn = getattr(obj, name, None)
+    if fn is None:
+        return
+    try:
+        fn(*args)
+    except Exception:  # noqa: BLE001
+        log.exception("%s.%s failed", type(obj).__name__, name)

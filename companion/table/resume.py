@@ -14,8 +14,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.table.current import CurrentMatch
 from companion.table.errors import RequestError
-from companion.table.game import TIP_STILL
+from companion.table.feed import Feed
+from companion.table.prompts import PendingPrompts
 from companion.table.summary import log_span
 
 log = logging.getLogger(__name__)
@@ -32,83 +34,64 @@ def started_text(started_at: Any) -> str:
         return "an earlier start"
 
 
-class ResumeMixin:
-    """``resume_unfinished`` and ``abandon`` of the table controller (uses its lock and parts)."""
+class Resume:
+    """Continues the newest unfinished logged game, with its prompt, and abandons a game on request.
 
-    _lock: Any
-    _store: Any
-    _game: Any
-    _match: Any
-    _pending: Any
-    _session_id: int | None
-    _log_closed: bool
-    _tipping: str
-    _started_at: float | None
-    _ended_at: float | None
-    _status: dict[str, str]
-    _feed_add: Callable[[dict, str], dict]
-    _changed: Callable[[list[dict]], dict]
-    _end_session: Callable[..., None]
-    _computer_reset: Callable[[], None]
+    Called with the controller's lock held; it is handed the log, the current match, the status
+    lines, the open prompts and the feed, and two controller operations: ``adopt(match, session_id,
+    started_at)`` (the table plays a logged game) and ``back_to_setup() -> session_id`` (the game in
+    progress is abandoned in the log and the table goes back to the set-up).
+    """
 
-    def resume_unfinished(self) -> int | None:
-        """Continue the newest unfinished logged game (after a crash or restart); its id or None.
+    def __init__(self, store: Any, current: CurrentMatch, status: dict[str, str], pending: PendingPrompts,
+                 feed: Feed, *, adopt: Callable[[Any, int, float | None], None],
+                 back_to_setup: Callable[[], int | None]) -> None:
+        """``store``: the session store (None: nothing to resume)."""
+        self._store = store
+        self._current = current
+        self._status = status
+        self._pending = pending
+        self._feed = feed
+        self._adopt = adopt
+        self._back_to_setup = back_to_setup
 
-        The host is asked on the page whether to continue it or abandon it (a ``resume`` prompt).
-        """
-        if self._store is None:
-            return None
-        with self._lock:
-            try:
-                unfinished = self._store.unfinished()
-                if not unfinished:
-                    return None
-                info = unfinished[0]
-                sid = int(info.id)
-                match = self._game.replay(self._store.effective_actions(sid))
-            except Exception as exc:  # noqa: BLE001 - a damaged log must not stop the table
-                log.exception("cannot resume the unfinished game")
-                self._status["log"] = f"could not resume the last game: {exc}"
+    def resume(self) -> int | None:
+        """Continue the newest unfinished logged game (after a crash or restart); its id, or None
+        (nothing to continue, or the log could not be read: said in the status lines)."""
+        try:
+            unfinished = self._store.unfinished()
+            if not unfinished:
                 return None
-            self._match = match
-            self._session_id = sid
-            self._log_closed = False
-            self._computer_reset()
-            span = log_span(self._store, sid)  # the game's length counts from its first logged action
-            self._started_at = round(span[0], 3) if span is not None else getattr(info, "started_at", None)
-            self._ended_at = None
-            when = started_text(getattr(info, "started_at", None))
-            names = ", ".join(str(p.get("name", "?")) for p in getattr(info, "players", None) or []
-                              if isinstance(p, dict))
-            self._pending.add({
-                "kind": RESUME_PROMPT, "title": f"Continued the unfinished game from {when}",
-                "text": (f"Session {sid} ({names}) was not finished when the companion stopped; it goes "
-                         "on where it was. Abandon it to keep it in the history and set up a new game."),
-                "choices": {"Continue": None, "Abandon": lambda source: self._abandon_locked()},
-                "resolves": "end_game",  # once the game is over there is nothing left to abandon
-            })
-            self._feed_add({"event": "resumed"}, f"Resumed the unfinished game from {when} (session {sid})")
-            self._changed([])
-            return sid
+            info = unfinished[0]
+            sid = int(info.id)
+            match = self._current.game.replay(self._store.effective_actions(sid))
+        except Exception as exc:  # noqa: BLE001 - a damaged log must not stop the table
+            log.exception("cannot resume the unfinished game")
+            self._status["log"] = f"could not resume the last game: {exc}"
+            return None
+        span = log_span(self._store, sid)  # the game's length counts from its first logged action
+        self._adopt(match, sid, round(span[0], 3) if span is not None else getattr(info, "started_at", None))
+        when = started_text(getattr(info, "started_at", None))
+        names = ", ".join(str(p.get("name", "?")) for p in getattr(info, "players", None) or []
+                          if isinstance(p, dict))
+        self._pending.add({
+            "kind": RESUME_PROMPT, "title": f"Continued the unfinished game from {when}",
+            "text": (f"Session {sid} ({names}) was not finished when the companion stopped; it goes "
+                     "on where it was. Abandon it to keep it in the history and set up a new game."),
+            "choices": {"Continue": None, "Abandon": lambda source: self.abandon()},
+            "resolves": "end_game",  # once the game is over there is nothing left to abandon
+        })
+        self._feed.add({"event": "resumed"}, f"Resumed the unfinished game from {when} (session {sid})")
+        return sid
 
-    def abandon(self, *, source: str = "page") -> dict:
-        """Give up the game in progress (logged as abandoned, kept in history); back to the set-up."""
-        with self._lock:
-            entry = self._abandon_locked()
-            return self._changed([entry])
-
-    def _abandon_locked(self) -> dict:
-        phase = self._game.state_json(self._match).get("phase")
-        if self._match is None or phase in (None, "setup"):
+    def abandon(self) -> dict:
+        """Give up the game in progress (logged as abandoned, kept in the history); its feed line.
+        RequestError 409 when there is none (no game, or it is over and saved)."""
+        phase = self._current.state().get("phase")
+        if self._current.match is None or phase in (None, "setup"):
             raise RequestError("no game in progress to abandon", 409)
         if phase == "over":
             raise RequestError("the game is over and saved: nothing to abandon; start a new game", 409)
-        sid = self._session_id
-        self._end_session(abandon=True)
-        self._match = self._game.new_match(None)
-        self._computer_reset()
-        self._pending.clear()
-        self._tipping = TIP_STILL
-        self._log_closed = False
+        sid = self._back_to_setup()
         where = f" (session {sid}, kept in the history)" if sid is not None else ""
-        return self._feed_add({"event": "abandoned"}, f"Abandoned the game{where}; set up a new game")
+        return self._feed.add({"event": "abandoned"}, f"Abandoned the game{where}; set up a new game")

@@ -13,6 +13,8 @@ import threading
 from concurrent.futures import Future
 from typing import Any
 
+from companion.table.errors import RequestError
+
 SIZES = ("small", "medium", "large")
 FAULT_KINDS = ("disconnected", "stuck", "saturated", "noisy", "none")
 COMMANDS = ("place", "press", "bump", "knock", "knock_base", "remove", "clear", "slide", "fault")
@@ -123,6 +125,18 @@ class SimControl:
             with self._lock:
                 result = fn(*args, **kwargs)
         return {"command": command, "text": text, "result": _plain(result)}
+
+    def request(self, command: str, body: Any, layout: Any) -> dict:
+        """:meth:`run` for a page's request: RequestError 404 (unknown command), 400 (malformed),
+        409 (the simulator refused it) or 503 (it did not answer in time)."""
+        try:
+            return self.run(command, body, layout)
+        except SimError as exc:
+            raise RequestError(str(exc), 404 if str(exc).startswith("unknown") else 400) from exc
+        except (ValueError, TypeError, RuntimeError) as exc:
+            raise RequestError(f"the simulator refused {command}: {exc}", 409) from exc
+        except TimeoutError as exc:
+            raise RequestError("the simulator did not answer in time", 503) from exc
 
     def drain(self) -> None:
         """Run queued commands (called by the read loop between reads)."""
