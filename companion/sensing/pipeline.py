@@ -14,15 +14,14 @@ See ``docs/sensing.md`` for the algorithm, the thresholds and why.
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Iterable
-from itertools import islice
 
 from companion.sensing.baseline import Baseline
 from companion.sensing.cells import CellFilter
 from companion.sensing.explain import Held, held_expired
 from companion.sensing.falls import Pawn
 from companion.sensing.layout import cells_span_area
+from companion.sensing.readings import SignalHistory, Window
 from companion.sensing.segments import SegmentJudge
 from companion.sensing.settings import SensingSettings
 from companion.sensing.tips import TipTests
@@ -50,16 +49,8 @@ class Pipeline:
         self._still_n = max(s.still_min_samples, round(s.still_ms / dt))
         hist = max(self._still_n, s.level_min_samples, round(s.level_ms / dt),
                    round(s.tip_settle_ms / dt)) + 2
-        self._hF: deque[float] = deque(maxlen=hist)
-        self._hX: deque[float] = deque(maxlen=hist)
-        self._hY: deque[float] = deque(maxlen=hist)
-        self._hT: deque[int] = deque(maxlen=hist)
-        self._push = (self._hF.append, self._hX.append, self._hY.append, self._hT.append)
-        self._hist_n = hist
-        self._seg_max = 4 * hist  # a segment's lists are cut back to ``hist`` beyond this
-        # inside a segment the history is also kept in plain lists (a window of them is a slice,
-        # and a segment's sample asks for several windows); None while still
-        self._seg: tuple[list[float], list[float], list[float], list[int]] | None = None
+        self._hist = SignalHistory(hist)  # the short history of the signals (and a segment's lists)
+        self._push = self._hist.push
         self._judge = SegmentJudge(header, s, self._positional)
         # the baseline, zero, noise, drift and trigger thresholds (learned while still)
         self._level = Baseline(s, dt, self._judge.zero_tol_g(self))
@@ -140,15 +131,16 @@ class Pipeline:
         if n <= self._warm:
             self._warm_up(F, X, Y)
             return out
-        seg = self._seg
+        hist = self._hist
+        seg = hist.seg
         if seg is not None:
             sf, sx, sy, st = seg
             sf.append(F)
             sx.append(X)
             sy.append(Y)
             st.append(t)
-            if len(sf) > self._seg_max:
-                keep = -self._hist_n
+            if len(sf) > hist.seg_max:
+                keep = -hist.size
                 del sf[:keep], sx[:keep], sy[:keep], st[:keep]
         self._segment_step(out)
         return out
@@ -254,7 +246,8 @@ class Pipeline:
     def _still_upkeep(self, F: float, X: float, Y: float) -> None:
         """Every 4th still sample: noise estimate, empty-disc zero (drift), trigger thresholds."""
         empty = not self.pawns and not self.base_pawns
-        self._level.upkeep(F, X, Y, self._hF[-2], self._hX[-2], self._hY[-2], empty)
+        h = self._hist
+        self._level.upkeep(F, X, Y, h.f[-2], h.x[-2], h.y[-2], empty)
         self.tips.level()
         if self._n & 63 == 0:
             self._update_thresholds()
@@ -265,7 +258,7 @@ class Pipeline:
         different sum, so learn the still level afresh (a new warm-up), keeping the mass and
         moment on the disc as they were."""
         self._state = STILL
-        self._seg = None
+        self._hist.seg = None
         self.held = None
         self._n = 0
         self._still_from_n = 0
@@ -276,7 +269,8 @@ class Pipeline:
         """Trigger thresholds of the fast path from the current noise estimates."""
         lv = self._level
         if self._state is STILL and self._n > self._warm:
-            self.tips.track_window_noise(self._hX, self._hY, self._n, max(self._still_from_n, self._warm),
+            h = self._hist
+            self.tips.track_window_noise(h.x, h.y, self._n, max(self._still_from_n, self._warm),
                                          (lv.bX, lv.bY), lv.sig_m)
         lv.thresholds(self._fast_gain(), self._judge.trigger_m if self._positional else None)
 
@@ -288,7 +282,7 @@ class Pipeline:
     def _start_segment(self, out: list[dict]) -> None:
         """A change began: freeze the baseline and analyse until the load is still again."""
         self._state = ACTIVE
-        self._seg = (list(self._hF), list(self._hX), list(self._hY), list(self._hT))
+        self._hist.begin_segment()
         self.tips.begin_segment()
         self._signals_begin()
         self._judge.begin(self, self._t)
@@ -299,7 +293,7 @@ class Pipeline:
         The tip tests read a view of the signals (``Signals``) and of the judge's presses
         (``PressView``); the judge records what they measured and judges the segment."""
         sig = self._sig
-        sig.n = len(self._hF)  # (the rest of ``sig`` is fixed within a segment: ``_signals_begin``)
+        sig.n = len(self._hist.f)  # (the rest of ``sig`` is fixed within a segment: ``_signals_begin``)
         sig.t = t = self._t
         sig.count = self._n
         sig.fast = (self._fF, self._fX, self._fY)
@@ -329,7 +323,7 @@ class Pipeline:
         """A segment starts: the parts of ``Signals`` that stay fixed until it ends (the history
         lists, the frozen baseline, the zero and the noise change only while still)."""
         sig = self._sig
-        seg = self._seg
+        seg = self._hist.seg
         assert seg is not None
         sig.f, sig.x, sig.y = seg[0], seg[1], seg[2]
         lv = self._level
@@ -356,27 +350,13 @@ class Pipeline:
         self._pv_memo = (pv, j.base, pr.press_w, pr.press_x, pr.press_y, pressing, placed, pawns[:], bp[:])
         return pv
 
-    def window(self, n: int) -> tuple[list[float], list[float], list[float], list[int]] | None:
+    def window(self, n: int) -> Window | None:
         """The last ``n`` samples of force, moments and times (None if fewer are buffered)."""
-        m = len(self._hF)
-        if m < n:
-            return None
-        seg = self._seg
-        if seg is not None and n > 0:
-            return seg[0][-n:], seg[1][-n:], seg[2][-n:], seg[3][-n:]
-        k = m - n
-        return (list(islice(self._hF, k, m)), list(islice(self._hX, k, m)), list(islice(self._hY, k, m)),
-                list(islice(self._hT, k, m)))
+        return self._hist.window(n)
 
     def window_f(self, n: int) -> list[float] | None:
         """The last ``n`` samples of the total force (None if fewer are buffered)."""
-        m = len(self._hF)
-        if m < n:
-            return None
-        seg = self._seg
-        if seg is not None and n > 0:
-            return seg[0][-n:]
-        return list(islice(self._hF, m - n, m))
+        return self._hist.window_f(n)
 
     @property
     def sample_count(self) -> int:
@@ -386,7 +366,7 @@ class Pipeline:
     @property
     def history_n(self) -> int:
         """Samples kept in the short history (``window`` reaches back this far)."""
-        return len(self._hF)
+        return self._hist.n
 
     @property
     def glitch_held(self) -> bool:
@@ -434,7 +414,7 @@ class Pipeline:
     def end_segment(self, level: tuple[float, float, float]) -> None:
         """Back to still with a new baseline ``level``."""
         self._state = STILL
-        self._seg = None
+        self._hist.seg = None
         self._still_from_n = self._n
         self._level.settle(level)
         self._fF, self._fX, self._fY = level
