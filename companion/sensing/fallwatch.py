@@ -72,6 +72,7 @@ class FallWatch:
         self.doubts = Doubts(settings, masses, positional, layout.radius_mm)
         self.set_down = SetDown(masses, layout.radius_mm, dt, step_n, zero_tol_g)  # a pawn set down at a tip
         self.loss_t = -10**9  # when the last loss off a level disc was read (the base went down then)
+        self.went_over: int | None = None  # a loss read as a missed tip, over then (``take_went_over``)
         self.reset()
 
     def reset(self) -> None:
@@ -100,6 +101,18 @@ class FallWatch:
         if depth is None:
             return gained  # (nothing, or the falls made unsure)
         return StairsRead(self._landed_on_base(pipe, t, depth, seg), None, gained.unsure)
+
+    def take_went_over(self) -> int | None:
+        """When a loss was read as a tip its tests missed, over at once (``_went_over_loss``),
+        since the judge last asked; None if none."""
+        t, self.went_over = self.went_over, None
+        return t
+
+    def hand_over_base(self) -> list[Pawn]:
+        """A tip episode settled: the pawns seen landing on the base plate (still weighed there,
+        no longer on the disc), handed over; none are this episode's any more."""
+        on_base, self.on_base = self.on_base, []
+        return on_base
 
     def remember_tip_moment(self, pawns: list[Pawn]) -> None:
         """The tracked pawns' moment as the falls of a tip start to be read (once per tip)."""
@@ -348,7 +361,7 @@ class FallWatch:
         falls = self.loss_events(pipe, t, lost, moment, False, seg)
         for ev in falls:
             ev["confident"] = False
-        pipe.tip_episode_over(t)
+        self.went_over = t  # the tip episode is over (the judge tells the pipeline)
         return [{"event": "tipped", "t_ms": t, "late": True}, *falls, {"event": "settled", "t_ms": t}]
 
     def _finger_left(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,

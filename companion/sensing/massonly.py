@@ -92,10 +92,9 @@ def tip_after_release(press: Press, placing: Placements, dt: float, d_f: float,
     return MissedTip(lost, (size, plateau, x, y))
 
 
-def tip_events(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float],
-               tip: MissedTip) -> list[dict]:
+def tip_events(judge: SegmentJudge, pipe: Pipeline, t: int, tip: MissedTip) -> list[dict]:
     """``placed`` (the pawn set down, if any), ``tipped``, the falls (not confident: counts from
-    the mass alone) and ``settled``; the segment ends at ``level``."""
+    the mass alone) and ``settled`` (the judge ends the segment at its level)."""
     events = [] if tip.placed is None else [judge.placed_event(pipe, t, *tip.placed)]
     events.append({"event": "tipped", "t_ms": t})
     falls = judge.fallwatch.loss_events(pipe, t, tip.lost, None, False, judge.fall_facts(t))
@@ -103,5 +102,4 @@ def tip_events(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, 
         ev["confident"] = False
     events.extend(falls)
     events.append({"event": "settled", "t_ms": t})
-    pipe.end_segment(level)
     return events

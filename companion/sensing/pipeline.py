@@ -18,10 +18,10 @@ from collections.abc import Iterable
 
 from companion.sensing.baseline import Baseline
 from companion.sensing.cells import CellFilter
-from companion.sensing.explain import Held, held_expired
 from companion.sensing.falls import Pawn
 from companion.sensing.layout import cells_span_area
 from companion.sensing.readings import SignalHistory, Window
+from companion.sensing.segfacts import Verdict
 from companion.sensing.segments import SegmentJudge
 from companion.sensing.settings import SensingSettings
 from companion.sensing.tips import TipTests
@@ -53,7 +53,7 @@ class Pipeline:
         self._push = self._hist.push
         self._judge = SegmentJudge(header, s, self._positional)
         # the baseline, zero, noise, drift and trigger thresholds (learned while still)
-        self._level = Baseline(s, dt, self._judge.zero_tol_g(self))
+        self._level = Baseline(s, dt, self._judge.zero_tol_g)
         self.tips = TipTests(header, s, self._positional)
         self._sig = Signals()  # what the tip tests read of this sample (written here, read there)
         self._pv_memo: tuple | None = None  # the last ``PressView`` and what it was made of
@@ -61,11 +61,6 @@ class Pipeline:
         # pawns reported fallen that lie on the base plate around the disc: still weighed, not on
         # the disc (not in its moment, not on the page); their pick-up later is no event
         self.base_pawns: list[Pawn] = []
-        # a still change no pawn event explained, taken as the level but kept open (explain.py)
-        self.held: Held | None = None
-        # a tip episode settled with the disc still lying over: its moment off the level the
-        # pawns put it at (a hand setting it level later is part of the tip, ``tipepisode.py``)
-        self.lying_over: tuple[float, float] | None = None
         self._state = STILL
         self._t = 0
         self._n = 0
@@ -119,8 +114,9 @@ class Pipeline:
                     lv.bY = bY + b * (Y - bY)
                     if n & 3 == 0:
                         self._still_upkeep(F, X, Y)
-                        if self.held is not None:
-                            expired = held_expired(self._judge, self, t)
+                        held = self._judge.held  # a change kept open (explain.py)
+                        if held is not None and held.expired(t):
+                            expired = self._judge.held_expired(self, t)
                             if expired:
                                 return (list(faults) if faults else []) + expired
                     return faults or []
@@ -187,7 +183,7 @@ class Pipeline:
         """Flush at the end of the stream: report what a still level would have confirmed."""
         if self._state == STILL or self._n <= self._warm:
             return []
-        return self._judge.flush(self, self._t)
+        return self._apply(self._judge.flush(self, self._t))
 
     def snapshot(self) -> dict:
         """Live view for the page: mass, centre of pressure, tilt, stillness, pawns and faults."""
@@ -259,7 +255,7 @@ class Pipeline:
         moment on the disc as they were."""
         self._state = STILL
         self._hist.seg = None
-        self.held = None
+        self._judge.resync()
         self._n = 0
         self._still_from_n = 0
         self.tips.resync()
@@ -311,13 +307,25 @@ class Pipeline:
         j.press_sample(f, cells.X, cells.Y)  # (one cell: mass only, at 0, 0)
         if tips.decide(sig, tipped, self._press_view(j)):
             self._state = TIPPED
-            self.lying_over = None
             out.extend(j.before_tip(self, t))
             out.append({"event": "tipped", "t_ms": t})
             j.tipped(t)
-        events = j.check(self, t, self._state is TIPPED)
-        if events is not None:
-            out.extend(events)
+        verdict = j.check(self, t, self._state is TIPPED)
+        if verdict is not None:
+            out.extend(self._apply(verdict))
+
+    def _apply(self, v: Verdict) -> list[dict]:
+        """Apply what the segment judge decided (``Verdict``); its events."""
+        if v.placed:  # a placement on a level disc: a new tip is possible again
+            self.tips.pawn_placed()
+        if v.tipped:  # the disc lies tilted once still (a tip the tip tests missed): the episode starts
+            self._state = TIPPED
+            self.tips.tipped_late()
+        if v.tip_over is not None:  # a tip episode ended (settled): the tip tests' refractory window
+            self.tips.episode_over(v.tip_over)
+        if v.level is not None:
+            self._end_segment(v.level)
+        return v.events
 
     def _signals_begin(self) -> None:
         """A segment starts: the parts of ``Signals`` that stay fixed until it ends (the history
@@ -394,24 +402,7 @@ class Pipeline:
         excursion against it)."""
         return self.tips.threshold(self._level.sig_m)
 
-    def tip_episode_over(self, t: int) -> None:
-        """A tip episode ended at ``t`` (settled): the tip tests start their refractory window."""
-        self.tips.episode_over(t)
-
-    def pawn_placed(self) -> None:
-        """A placement was judged on a level disc: a new tip is possible again."""
-        self.tips.pawn_placed()
-
-    def tipped_late(self, t: int) -> dict:
-        """The segment judge found the disc lying tilted once the load was still (a tip the tip
-        test missed): the tip episode starts now. Returns the ``tipped`` event."""
-        self._state = TIPPED
-        self.lying_over = None
-        self.tips.tipped_late()
-        self._judge.tipped(t)
-        return {"event": "tipped", "t_ms": t}
-
-    def end_segment(self, level: tuple[float, float, float]) -> None:
+    def _end_segment(self, level: tuple[float, float, float]) -> None:
         """Back to still with a new baseline ``level``."""
         self._state = STILL
         self._hist.seg = None

@@ -9,25 +9,25 @@ It owns the segment's bookkeeping and its stages; a stage is told what it needs 
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
-from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold, unexplained
+from companion.sensing.explain import DECIDE_MS, expired_loss, explain_loss, held_came_back, hold, unexplained
 from companion.sensing.falls import SIZES
 from companion.sensing.fallwatch import LONE_LOSS_PAWNS, FallWatch
 from companion.sensing.handruns import HandRuns
 from companion.sensing.massonly import Press, tip_after_release, tip_events, tip_of
 from companion.sensing.placing import PawnLocator, Placements
 from companion.sensing.pressing import PressTracker
-from companion.sensing.segfacts import NO_STAIRS, SegmentFacts, StairsRead
+from companion.sensing.segfacts import NO_STAIRS, SegmentFacts, StairsRead, Verdict
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.stillwindow import StillWindow
-from companion.sensing.tipepisode import judge_tip, set_level_later
+from companion.sensing.tipepisode import TipEpisode
 from companion.sensing.tipping import TippingPawn
 from companion.sensing.trace import TraceHeader
 
 if TYPE_CHECKING:
+    from companion.sensing.explain import Explained, Held
     from companion.sensing.pipeline import Pipeline
 
 PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, pinch or hand) ...
@@ -64,16 +64,23 @@ class SegmentJudge:
         self.pre_trigger_n = max(2, round(PRE_TRIGGER_MS / dt))
         self.fall_n = max(3, round(250.0 / dt))
         self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
-        self._zero_tol = 0.45 * self.masses["small"]  # ``zero_tol_g``
+        # the largest net force change that still counts as 'no change' (below half a small pawn)
+        self.zero_tol_g = 0.45 * self.masses["small"]
         # the fall state and readings (``FallWatch``): every call is told the segment's facts
         # (``fall_facts``)
         self.fallwatch = FallWatch(settings, self.masses, self.layout, positional, dt, self.fall_n,
-                                   self.step_n, self._zero_tol)
+                                   self.step_n, self.zero_tol_g)
         self.stillness = StillWindow(settings, positional)
         self.pressing = PressTracker(settings, self.press_min_g, dt, header.layout.radius_mm)
         self.hands = HandRuns(settings)
+        self.episode = TipEpisode()  # a tip episode judged once still (and a disc left lying over)
         self.placed_t = -10**9  # when the last ``placed`` was reported
-        self._tol_f = (-1.0, 0.0)  # (sigma_f, ``_still_tol_f`` for it)
+        # a still change no pawn event explained, taken as the level but kept open (explain.py)
+        self.held: Held | None = None
+        # what this sample decided of the pipeline's state (``Verdict``, taken by ``_verdict``)
+        self._end: tuple[float, float, float] | None = None
+        self._tip_over: int | None = None
+        self._placed_now = self._tipped_now = False
         self._reset(0, (0.0, 0.0, 0.0))
 
     def _reset(self, t: int, base: tuple[float, float, float]) -> None:
@@ -93,30 +100,13 @@ class SegmentJudge:
         self.righted = False  # the disc was seen righting itself after a tip
         self.exc_max = 0.0  # largest excess moment seen since the tip (the tilt excursion)
         self.seg_exc_max = 0.0  # ... and before any tip: the disc's own mass moved (``explain.py``)
-        self.off_tilted = 0.0  # largest offset from level of the disc lying still after the tip
         self.exc_peak_t = t  # when it was reached
-        self.tip_floor: tuple[float, float, float] | None = None  # lightest still level since the tip
-        self.floor_peak = -math.inf  # largest force since that level
         self.slope = (0.0, 0.0, 0.0)
         self.pressing.reset()
         self.fallwatch.reset()  # the fall state (staircase, pawns on the base plate, losses reported)
         self.stillness.reset()
         self.hands.reset(t)  # peaks and hand-like runs (``HandRuns``)
-
-    def _still_tol_f(self, pipe: Pipeline) -> float:
-        """Range of the total force within which a window counts as still (remembered for the
-        last noise: it is fixed within a segment)."""
-        sigma_f = pipe.sigma_f()
-        memo = self._tol_f
-        if memo[0] == sigma_f:
-            return memo[1]
-        tol = max(self.s.still_tol_min_g, self.s.still_tol_sigmas * sigma_f)
-        self._tol_f = (sigma_f, tol)
-        return tol
-
-    def zero_tol_g(self, pipe: Pipeline) -> float:
-        """Largest net force change that still counts as 'no change' (below half a small pawn)."""
-        return self._zero_tol
+        self.episode.reset()  # the lightest level since the tip, how far the disc lay over
 
     def fall_facts(self, t: int | None) -> SegmentFacts:
         """What ``FallWatch`` is told of this segment for a reading at ``t`` (None: no drift)."""
@@ -167,8 +157,7 @@ class SegmentJudge:
     def observe(self, t: int, f: float, excess: float) -> None:
         """Record the peaks and the tilt excursion; the hand-like runs are ``HandRuns``'s (after a
         tip measured from the latest quiet level of the tilted disc: pawns falling off are no hand)."""
-        if f > self.floor_peak:
-            self.floor_peak = f
+        self.episode.observe(f)
         if self.tip_t is not None:
             if excess > self.exc_max:
                 self.exc_max = excess
@@ -198,6 +187,7 @@ class SegmentJudge:
         self.press_at_tip = self.pressing.cur_ep is not None and not self.tipping.placed
         self.cand = None  # a level judged before the disc went over is void (``before_tip`` takes the pawn)
         self.hands.tipped()
+        self.episode.tipped()
 
     @property
     def tip_t_ms(self) -> int:
@@ -205,8 +195,35 @@ class SegmentJudge:
         return self.tip_t if self.tip_t is not None else self.t0
 
     # ---------------------------------------------------------------- decisions
-    def check(self, pipe: Pipeline, t: int, tipped: bool) -> list[dict] | None:
-        """Called every sample inside a segment; returns events once the segment is judged."""
+    def check(self, pipe: Pipeline, t: int, tipped: bool) -> Verdict | None:
+        """Called every sample inside a segment: what it decided once (part of) the segment is
+        judged (its events, and what they change of the pipeline's state), else None."""
+        events = self._check(pipe, t, tipped)
+        return None if events is None else self._verdict(events)
+
+    def _verdict(self, events: list[dict]) -> Verdict:
+        """The events of a sample and what was decided with them (taken: none are left)."""
+        over = self.fallwatch.take_went_over()
+        v = Verdict(events, self._end, self._tip_over if over is None else over, self._placed_now,
+                    self._tipped_now)
+        self._end = self._tip_over = None
+        self._placed_now = self._tipped_now = False
+        return v
+
+    def _ended(self, level: tuple[float, float, float], events: list[dict]) -> list[dict]:
+        """The segment ends at the still ``level`` with ``events``."""
+        self._end = level
+        return events
+
+    def _explained(self, level: tuple[float, float, float], t: int, ex: Explained) -> list[dict]:
+        """Apply what an explanation decided (explain.py): the change kept open, a tip episode
+        over; the segment ends at ``level``."""
+        self.held = ex.held
+        if ex.tip_over:
+            self._tip_over = t
+        return self._ended(level, ex.events)
+
+    def _check(self, pipe: Pipeline, t: int, tipped: bool) -> list[dict] | None:
         if tipped:
             fw = self.fallwatch
             facts = self.fall_facts(t)
@@ -236,7 +253,7 @@ class SegmentJudge:
             return None
         if pipe.history_n < n:
             return None
-        tol_f = self._still_tol_f(pipe)
+        tol_f = self.stillness.tol_f(pipe.sigma_f())
         window = self.stillness.window(pipe, n, tol_f)
         still = window is not None
         if not still:
@@ -253,7 +270,7 @@ class SegmentJudge:
                         return None
                     self.cand_break_t = None
                     last = pipe.window_f(2)
-                    if 0.5 * (last[-1] + last[-2]) - self.cand[0][0] <= max(tol_f, self.zero_tol_g(pipe)):  # type: ignore[index]
+                    if 0.5 * (last[-1] + last[-2]) - self.cand[0][0] <= max(tol_f, self.zero_tol_g):  # type: ignore[index]
                         self.cand = None
                         return None
                 return self._finish_cand(pipe, t)
@@ -268,7 +285,11 @@ class SegmentJudge:
             self.cand_break_t = None
             return self._maybe_finish(pipe, t)
         if tipped:
-            return judge_tip(self, pipe, t, level)
+            events = self.episode.judge(self, pipe, t, level)
+            if events is not None:  # the tip episode is over
+                self._tip_over = t
+                self._end = level
+            return events
         return self._judge(pipe, t, level, ts[0])
 
     def _judge(self, pipe: Pipeline, t: int, level: tuple[float, float, float],
@@ -276,28 +297,28 @@ class SegmentJudge:
         base = self.drifted(t)
         d_f = level[0] - base[0]
         change = (d_f, level[1] - base[1], level[2] - base[2])
-        if pipe.held is not None:
-            back = held_came_back(self, pipe, t, t_still, level, change)
+        if self.held is not None:
+            back = held_came_back(self, pipe, t, t_still, change)
             if back is not None:
-                return back
-        press = Press(self._press(), self.pressing.presses, self.pressing.post_press, self.t0 - self.placed_t)
+                return self._explained(level, t, back)
+        pr = self.pressing
+        press = Press(pr.point(), pr.presses, pr.post_press, self.t0 - self.placed_t)
         if not self.positional:
             tip = tip_of(press, self.placing, self.dt, d_f)
         else:  # more than one pawn gone after a pawn was set down: a tip the tip tests missed
             tip = tip_after_release(press, self.placing, self.dt, d_f, 1.3 * max(self.masses.values()))
         if tip is not None:
-            return tip_events(self, pipe, t, level, tip)
-        if abs(d_f) <= self.zero_tol_g(pipe):
-            if set_level_later(pipe, change, self.zero_tol_g(pipe)):
+            return self._ended(level, tip_events(self, pipe, t, tip))
+        if abs(d_f) <= self.zero_tol_g:
+            if self.episode.set_level_later(change, self.zero_tol_g):
                 events = []  # a hand set the disc left lying over level: part of that tip
             else:
                 events = self.hands.events(t) or slid_off(pipe, t, self.layout.radius_mm)
-            pipe.end_segment(level)
-            return events
+            return self._ended(level, events)
         if d_f > 0 and (self.placing.match_size(d_f) or self.placing.near_size(d_f)) is not None:
             self.cand, self.cand_kind = (level, len(pipe.window(pipe.still_n)[0])), "placed"  # type: ignore[index]
             self.cand_released = self.placing.released_into(
-                pipe.window_f(pipe.history_n), level[0], pipe.still_n, self._still_tol_f(pipe),
+                pipe.window_f(pipe.history_n), level[0], pipe.still_n, self.stillness.tol_f(pipe.sigma_f()),
                 pipe.sigma_f(), self.dt)
             self.cand_break_t = None
             return self._maybe_finish(pipe, t)
@@ -317,16 +338,14 @@ class SegmentJudge:
         # (explain.py): pawns gone with a tip missed at its start, or a hand holding the disc
         if held >= DECIDE_MS and (abs(d_f) >= self.s.hand_min_g or (d_f < 0 and dec is not None)):
             if d_f > 0:
-                return hold(self, pipe, level, change)
-            events = explain_loss(self, pipe, t, level, change)
-            if events is not None:
-                return events
+                return self._explained(level, t, hold(self.held, self.t0, change))
+            ex = explain_loss(self, pipe, t, change)
+            if ex is not None:
+                return self._explained(level, t, ex)
             held = max(held, 2000)  # a light loss no missed tip explains: one pawn, not confident
         # a small unexplained level: a slow change, or a pawn that fits no size well
         if held >= 2000.0:
-            events = unexplained(self, pipe, t, level)
-            pipe.end_segment(level)
-            return events
+            return self._ended(level, unexplained(self, pipe, t, level))
         return None
 
     def _maybe_finish(self, pipe: Pipeline, t: int) -> list[dict] | None:
@@ -339,7 +358,7 @@ class SegmentJudge:
             base = self.drifted(t)
             level = self.cand[0]
             d = (level[0] - base[0], level[1] - base[1], level[2] - base[2])
-            if not self.placing.lies_tilted(self._press(), *d, pipe.tip_threshold()):
+            if not self.placing.lies_tilted(self.pressing.point(), *d, pipe.tip_threshold()):
                 return None
         return self._finish_cand(pipe, t)
 
@@ -358,7 +377,7 @@ class SegmentJudge:
             if size is None:
                 size = self.placing.near_size(d_f)
             if size is not None:
-                tilted = self.placing.lies_tilted(self._press(), d_f, d_x, d_y, pipe.tip_threshold())
+                tilted = self.placing.lies_tilted(self.pressing.point(), d_f, d_x, d_y, pipe.tip_threshold())
                 if tilted:  # the tilted level says nothing of where the pawn stands; the press does
                     px, py = self._press_point()
                 else:
@@ -369,11 +388,13 @@ class SegmentJudge:
                     # the load was still: it may be several pawns (two smalls weigh about a
                     # medium) standing where their mean is
                     events[-1]["confident"] = False
-                pipe.pawn_placed()
-                if tilted:
+                self._placed_now = True  # on a level disc: a new tip is possible again
+                if tilted:  # the disc lies tilted once still: a tip the tip tests missed starts now
                     b = self.base  # the pawn stands on the disc: falls are read from here
                     self.base = (b[0] + d_f, b[1] + d_f * px, b[2] + d_f * py)
-                    events.append(pipe.tipped_late(t))
+                    self._tipped_now = True
+                    self.tipped(t)
+                    events.append({"event": "tipped", "t_ms": t})
                     return events
         else:
             loss = self.fallwatch.loss_events(pipe, t, -d_f, (-d_x, -d_y), self.hands.peak_hi >= 2.5,
@@ -383,25 +404,30 @@ class SegmentJudge:
             events.extend(loss)
             if self.hands.longest_run >= HAND_WITH_LOSS_MS:
                 events.extend(self.hands.events(t)[:1])  # a hand held the disc, then pawns went
-        pipe.end_segment(level)
-        return events
+        return self._ended(level, events)
 
-    def flush(self, pipe: Pipeline, t: int) -> list[dict]:
+    def flush(self, pipe: Pipeline, t: int) -> Verdict:
         """End of stream inside a segment: finish a pending candidate (no guessing otherwise)."""
         if self.tipping.est is not None:
-            return self._resolve_pre(pipe, t, None)
-        if self.cand is not None:
-            return self._finish_cand(pipe, t)
-        return []
+            return self._verdict(self._resolve_pre(pipe, t, None))
+        return self._verdict(self._finish_cand(pipe, t) if self.cand is not None else [])
+
+    def held_expired(self, pipe: Pipeline, t: int) -> list[dict]:
+        """The change kept open has expired (``Held.expired``): forgotten, and its pawns' ``fell``
+        if its mass fits any (``explain.expired_loss``)."""
+        h = self.held
+        assert h is not None
+        self.held = None
+        return expired_loss(self, pipe, t, h)
+
+    def resync(self) -> None:
+        """The pipeline learns its level afresh (a cell replaced): a change kept open is forgotten."""
+        self.held = None
 
     # ---------------------------------------------------------------- placements (``placing``, ``tipping``)
     def _press_point(self) -> tuple[float, float]:
         """Where the finger pressed (the strongest press of the segment; ``press_w`` > 0)."""
         return self.pressing.press_x / self.pressing.press_w, self.pressing.press_y / self.pressing.press_w
-
-    def _press(self) -> tuple[float, float] | None:
-        """The press point, or None when the segment had no press."""
-        return self._press_point() if self.pressing.press_w > 0 else None
 
     def pawn_position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float,
                       n: int) -> tuple[float, float]:
@@ -422,7 +448,7 @@ class SegmentJudge:
         if tp.placed:
             return []
         cand = self.cand[0] if self.cand is not None and self.cand_kind == "placed" else None
-        tp.at_tip(self._press(), self.pressing.post_press, cand, self.drifted(t))
+        tp.at_tip(self.pressing.point(), self.pressing.post_press, cand, self.drifted(t))
         return []
 
     def _check_pre(self, pipe: Pipeline, t: int) -> list[dict] | None:

@@ -36,12 +36,23 @@ class StillWindow:
     def __init__(self, settings: SensingSettings, positional: bool) -> None:
         self.s = settings
         self.positional = positional
+        self._tol_f = (-1.0, 0.0)  # (sigma_f, ``tol_f`` for it)
         self._tol_m = (-1.0, 0.0)  # (sigma_m, the moments' tolerance for it)
         self.reset()
 
     def reset(self) -> None:
         """A new segment: no reading known to break stillness."""
         self.unstill: tuple[int, float, float] | None = None
+
+    def tol_f(self, sigma_f: float) -> float:
+        """Range of the total force within which a window counts as still, for the force's noise
+        ``sigma_f`` (remembered for the last noise: it is fixed within a segment)."""
+        memo = self._tol_f
+        if memo[0] == sigma_f:
+            return memo[1]
+        tol = max(self.s.still_tol_min_g, self.s.still_tol_sigmas * sigma_f)
+        self._tol_f = (sigma_f, tol)
+        return tol
 
     def window(self, pipe: Pipeline, n: int, tol_f: float) -> Window | None:
         """The last ``n`` samples (force, moments, times) if they are still -- the force within
