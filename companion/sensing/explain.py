@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from companion.sensing.falls import PAWN_MASS_ERR_G, SIZES, Decomposition, decompose
 
 if TYPE_CHECKING:
-    from companion.sensing.pipeline import Pipeline
+    from companion.sensing.readings import Readings
     from companion.sensing.segments import SegmentJudge
 
 DECIDE_MS = 600.0  # a still level is explained this long after it was reached (< 1 s: never deaf)
@@ -76,24 +76,24 @@ class Explained(NamedTuple):
     tip_over: bool = False
 
 
-def missed_tip_reading(judge: SegmentJudge, pipe: Pipeline, lost: float,
+def missed_tip_reading(judge: SegmentJudge, rd: Readings, lost: float,
                        moment: tuple[float, float]) -> Decomposition | None:
     """The tracked pawns whose mass and moment a still loss is (the disc level again), or None."""
-    pawns = [p for p in pipe.pawns if p.x_mm is not None and p.y_mm is not None]
+    pawns = [p for p in rd.pawns if p.x_mm is not None and p.y_mm is not None]
     if not judge.positional or not pawns:
         return None
     if lost > 1.1 * sum(p.mass_g for p in pawns) + judge.zero_tol_g:
         return None
-    sigma = max(0.1, pipe.sigma_f() * math.sqrt(2.0 / judge.fall_n))
+    sigma = max(0.1, rd.sigma_f * math.sqrt(2.0 / judge.fall_n))
     tol_m = max(MOMENT_TOL_GMM, MOMENT_TOL_FRAC * judge.layout.radius_mm * lost,
-                3.0 * pipe.sigma_m() * math.sqrt(2.0 / judge.level_n))
+                3.0 * rd.sigma_m * math.sqrt(2.0 / judge.level_n))
     dec = decompose(lost, moment, pawns, judge.masses, sigma_g=sigma, moment_tol_gmm=tol_m,
-                    radius_mm=judge.layout.radius_mm, max_picks=judge.fallwatch.picks_budget(pipe))
+                    radius_mm=judge.layout.radius_mm, max_picks=judge.fallwatch.picks_budget(rd))
     judge.fallwatch.spend_picks(dec)
     if dec is None:  # within the subset's own position errors (sqrt of the sum of m^2 <= the mass lost)
         dec = decompose(lost, moment, pawns, judge.masses, sigma_g=sigma,
                         moment_tol_gmm=max(tol_m, 3.0 * POS_ERR_MM * lost), radius_mm=judge.layout.radius_mm,
-                        max_picks=judge.fallwatch.picks_budget(pipe))
+                        max_picks=judge.fallwatch.picks_budget(rd))
         judge.fallwatch.spend_picks(dec)
     if dec is None or not dec.pawns:
         return None
@@ -115,33 +115,33 @@ def went_over(positional: bool, seg_exc_max: float, tip_threshold: float) -> boo
     return positional and seg_exc_max >= WENT_OVER_THRESHOLDS * tip_threshold
 
 
-def went_over_reading(judge: SegmentJudge, pipe: Pipeline, lost: float) -> Decomposition | None:
+def went_over_reading(judge: SegmentJudge, rd: Readings, lost: float) -> Decomposition | None:
     """The tracked pawns whose mass a still loss is, when the disc itself went over during the
     change (its excess moment, beyond anything pressing on the disc can give, reached
     ``WENT_OVER_THRESHOLDS`` tip thresholds: the disc's own mass moved out) -- or None. A hand
     lifting the disc moves no more moment than its force at the rim, so such a loss is no hand;
     the moment lost says nothing here, since the survivors slid downhill as the disc lay over."""
-    if not went_over(judge.positional, judge.seg_exc_max, pipe.tip_threshold()):
+    if not went_over(judge.positional, judge.seg_exc_max, rd.tip_threshold):
         return None
-    if lost > 1.1 * sum(p.mass_g for p in pipe.pawns) + judge.zero_tol_g:
+    if lost > 1.1 * sum(p.mass_g for p in rd.pawns) + judge.zero_tol_g:
         return None
-    dec = judge.fallwatch.read_loss(pipe, lost, None, judge.fall_facts(None))
+    dec = judge.fallwatch.read_loss(rd, lost, None, judge.fall_facts(None))
     return dec if dec is not None and dec.pawns else None
 
 
-def explain_loss(judge: SegmentJudge, pipe: Pipeline, t: int,
+def explain_loss(judge: SegmentJudge, rd: Readings, t: int,
                  change: tuple[float, float, float]) -> Explained | None:
     """A still loss no pawn reading explained: a tip missed at its start (its pawns fit the mass
     and the moment lost), else a hand holding the disc (``hold``) when it is a hand's force;
     None for a lighter loss that no missed tip explains (the caller reads it as one pawn)."""
     lost, moment = -change[0], (-change[1], -change[2])
-    dec = missed_tip_reading(judge, pipe, lost, moment)
+    dec = missed_tip_reading(judge, rd, lost, moment)
     if dec is None:
-        dec = went_over_reading(judge, pipe, lost)
+        dec = went_over_reading(judge, rd, lost)
     if dec is None:
         return hold(judge.held, judge.t0, change) if lost >= judge.s.hand_min_g else None
     for p in dec.pawns:
-        pipe.pawns.remove(p)
+        rd.pawns.remove(p)
     events = [{"event": "tipped", "t_ms": t, "late": True},
               {"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(lost, 2), "confident": False},
               {"event": "settled", "t_ms": t}]
@@ -156,7 +156,7 @@ def hold(held: Held | None, t0: int, change: tuple[float, float, float]) -> Expl
     return Explained([], Held(t0, *change))
 
 
-def held_came_back(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
+def held_came_back(judge: SegmentJudge, rd: Readings, t: int, t_still: int,
                    change: tuple[float, float, float]) -> Explained | None:
     """The level came back by the open change (a hand let go): ``hand`` and ``settled``. A lift
     that comes back short by pawns is the hand, then those pawns' ``fell`` (not confident)."""
@@ -178,7 +178,7 @@ def held_came_back(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
         # second); after a lift, or a longer press, a hand held the disc and pawns went
         pinch = h.f > 0.0 and duration <= PINCH_MAX_MS
         moment = (-rest[1], -rest[2]) if judge.positional else None
-        events = judge.fallwatch.loss_events(pipe, t, -rest[0], moment, pinch, judge.fall_facts(t))
+        events = judge.fallwatch.loss_events(rd, t, -rest[0], moment, pinch, judge.fall_facts(t))
         if pinch and events and events[0]["event"] == "removed":
             return Explained(events, None)
         for ev in events:
@@ -189,22 +189,22 @@ def held_came_back(judge: SegmentJudge, pipe: Pipeline, t: int, t_still: int,
                       {"event": "settled", "t_ms": t}], None)
 
 
-def expired_loss(judge: SegmentJudge, pipe: Pipeline, t: int, h: Held) -> list[dict]:
+def expired_loss(judge: SegmentJudge, rd: Readings, t: int, h: Held) -> list[dict]:
     """An open loss that never came back within ``HELD_EXPIRY_MS`` (``Held.expired``; the judge
     forgets it): the pawns its mass fits (``fell``, not confident), or nothing when no pawns fit."""
     lost = -h.f
-    if lost > 1.1 * sum(p.mass_g for p in pipe.pawns) + judge.zero_tol_g:
+    if lost > 1.1 * sum(p.mass_g for p in rd.pawns) + judge.zero_tol_g:
         return []
-    dec = judge.fallwatch.read_loss(pipe, lost, None, judge.fall_facts(None))
+    dec = judge.fallwatch.read_loss(rd, lost, None, judge.fall_facts(None))
     if dec is None or not dec.pawns:
         return []
     for p in dec.pawns:
-        pipe.pawns.remove(p)
+        rd.pawns.remove(p)
     return [{"event": "fell", "t_ms": t, "pawns": {k: dec.counts.get(k, 0) for k in SIZES},
              "mass_g": round(lost, 2), "confident": False}]
 
 
-def unexplained(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float]) -> list[dict]:
+def unexplained(judge: SegmentJudge, rd: Readings, t: int, level: tuple[float, float, float]) -> list[dict]:
     """A new still level that fits no pawn well. Pawn-sized and after a press: the nearest
     pawn, marked not confident (the table is asked to confirm); otherwise a hand or nothing."""
     base = judge.drifted(t)
@@ -214,8 +214,8 @@ def unexplained(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float,
         size = min(judge.masses, key=lambda k: abs(math.log(abs(d_f) / judge.masses[k])))
         if d_f > 0 and judge.pressing.press_w > 0:
             d_x, d_y = level[1] - base[1], level[2] - base[2]
-            px, py = judge.pawn_position(pipe, d_f, d_x, d_y, pipe.still_n)
-            ev = judge.placed_event(pipe, t, size, d_f, px, py)
+            px, py = judge.pawn_position(rd, d_f, d_x, d_y, judge.still_n)
+            ev = judge.placed_event(rd, t, size, d_f, px, py)
             ev["confident"] = False
             return [ev]
         if d_f < 0:

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from companion.sensing.pipeline import Pipeline
     from companion.sensing.placing import Placements
+    from companion.sensing.readings import Readings
     from companion.sensing.segments import SegmentJudge
 
 PLATEAU_MS = 60.0  # the plateau is read over this long right after the release
@@ -92,12 +92,12 @@ def tip_after_release(press: Press, placing: Placements, dt: float, d_f: float,
     return MissedTip(lost, (size, plateau, x, y))
 
 
-def tip_events(judge: SegmentJudge, pipe: Pipeline, t: int, tip: MissedTip) -> list[dict]:
+def tip_events(judge: SegmentJudge, rd: Readings, t: int, tip: MissedTip) -> list[dict]:
     """``placed`` (the pawn set down, if any), ``tipped``, the falls (not confident: counts from
     the mass alone) and ``settled`` (the judge ends the segment at its level)."""
-    events = [] if tip.placed is None else [judge.placed_event(pipe, t, *tip.placed)]
+    events = [] if tip.placed is None else [judge.placed_event(rd, t, *tip.placed)]
     events.append({"event": "tipped", "t_ms": t})
-    falls = judge.fallwatch.loss_events(pipe, t, tip.lost, None, False, judge.fall_facts(t))
+    falls = judge.fallwatch.loss_events(rd, t, tip.lost, None, False, judge.fall_facts(t))
     for ev in falls:
         ev["confident"] = False
     events.extend(falls)

@@ -20,7 +20,7 @@ from companion.sensing.baseline import Baseline
 from companion.sensing.cells import CellFilter
 from companion.sensing.falls import Pawn
 from companion.sensing.layout import cells_span_area
-from companion.sensing.readings import SignalHistory, Window
+from companion.sensing.readings import Readings, SignalHistory
 from companion.sensing.segfacts import Verdict
 from companion.sensing.segments import SegmentJudge
 from companion.sensing.settings import SensingSettings
@@ -51,7 +51,8 @@ class Pipeline:
                    round(s.tip_settle_ms / dt)) + 2
         self._hist = SignalHistory(hist)  # the short history of the signals (and a segment's lists)
         self._push = self._hist.push
-        self._judge = SegmentJudge(header, s, self._positional)
+        self._judge = SegmentJudge(header, s, self._positional, self._still_n)
+        self._rd: Readings | None = None  # what the judge reads of this segment (``_readings``)
         # the baseline, zero, noise, drift and trigger thresholds (learned while still)
         self._level = Baseline(s, dt, self._judge.zero_tol_g)
         self.tips = TipTests(header, s, self._positional)
@@ -116,7 +117,7 @@ class Pipeline:
                         self._still_upkeep(F, X, Y)
                         held = self._judge.held  # a change kept open (explain.py)
                         if held is not None and held.expired(t):
-                            expired = self._judge.held_expired(self, t)
+                            expired = self._judge.held_expired(self._readings(), t)
                             if expired:
                                 return (list(faults) if faults else []) + expired
                     return faults or []
@@ -183,7 +184,8 @@ class Pipeline:
         """Flush at the end of the stream: report what a still level would have confirmed."""
         if self._state == STILL or self._n <= self._warm:
             return []
-        return self._apply(self._judge.flush(self, self._t))
+        assert self._rd is not None
+        return self._apply(self._judge.flush(self._rd, self._t))
 
     def snapshot(self) -> dict:
         """Live view for the page: mass, centre of pressure, tilt, stillness, pawns and faults."""
@@ -221,23 +223,6 @@ class Pipeline:
             self._update_thresholds()
             self._fF, self._fX, self._fY = lv.bF, lv.bX, lv.bY
             lv.warmed()
-
-    def sigma_f(self) -> float:
-        """Estimated noise sigma of the total force per sample (grams)."""
-        return self._level.sig_f
-
-    def sigma_m(self) -> float:
-        """Estimated noise of the moment per sample (g*mm)."""
-        return self._level.sig_m
-
-    def baseline(self) -> tuple[float, float, float]:
-        """The still level now (F, Mx, My): the slow baseline plus the drift it lags behind."""
-        return self._level.baseline()
-
-    @property
-    def slope(self) -> tuple[float, float, float]:
-        """Estimated drift of the still level per ms (F, Mx, My)."""
-        return self._level.slope
 
     def _still_upkeep(self, F: float, X: float, Y: float) -> None:
         """Every 4th still sample: noise estimate, empty-disc zero (drift), trigger thresholds."""
@@ -281,7 +266,9 @@ class Pipeline:
         self._hist.begin_segment()
         self.tips.begin_segment()
         self._signals_begin()
-        self._judge.begin(self, self._t)
+        lv = self._level
+        rd = self._rd = self._readings()
+        self._judge.begin(rd, self._t, lv.baseline(), lv.slope)
         self._segment_step(out)
 
     def _segment_step(self, out: list[dict]) -> None:
@@ -307,10 +294,12 @@ class Pipeline:
         j.press_sample(f, cells.X, cells.Y)  # (one cell: mass only, at 0, 0)
         if tips.decide(sig, tipped, self._press_view(j)):
             self._state = TIPPED
-            out.extend(j.before_tip(self, t))
+            j.before_tip(t)
             out.append({"event": "tipped", "t_ms": t})
             j.tipped(t)
-        verdict = j.check(self, t, self._state is TIPPED)
+        rd = self._rd
+        assert rd is not None  # (built as the segment started)
+        verdict = j.check(rd, t, self._state is TIPPED, self._n, sig.glitch, tips.landing)
         if verdict is not None:
             out.extend(self._apply(verdict))
 
@@ -358,49 +347,12 @@ class Pipeline:
         self._pv_memo = (pv, j.base, pr.press_w, pr.press_x, pr.press_y, pressing, placed, pawns[:], bp[:])
         return pv
 
-    def window(self, n: int) -> Window | None:
-        """The last ``n`` samples of force, moments and times (None if fewer are buffered)."""
-        return self._hist.window(n)
-
-    def window_f(self, n: int) -> list[float] | None:
-        """The last ``n`` samples of the total force (None if fewer are buffered)."""
-        return self._hist.window_f(n)
-
-    @property
-    def sample_count(self) -> int:
-        """Samples taken since the last warm-up began (the latest one's number)."""
-        return self._n
-
-    @property
-    def history_n(self) -> int:
-        """Samples kept in the short history (``window`` reaches back this far)."""
-        return self._hist.n
-
-    @property
-    def glitch_held(self) -> bool:
-        """Did the latest row hold a lone cell's jump as a possible glitch (``cells.py``)?"""
-        return self._cells.suspect
-
-    @property
-    def still_n(self) -> int:
-        """Samples in the stillness window."""
-        return self._still_n
-
-    @property
-    def zero(self) -> tuple[float, float, float]:
-        """The empty-disc zero (F, Mx, My)."""
+    def _readings(self) -> Readings:
+        """What the segment judge reads of the pipeline now (``Readings``): the history, the noise,
+        the tip threshold and the zero (fixed while not still: built as a segment starts), the pawns."""
         lv = self._level
-        return lv.zF, lv.zX, lv.zY
-
-    @property
-    def landing(self) -> tuple[int, float, float] | None:
-        """A pawn seen landing on the base plate in this segment (time, weight gone, direction)."""
-        return self.tips.landing
-
-    def tip_threshold(self) -> float:
-        """Unexplained moment (g*mm) that means a tip (the segment judge weighs the tilt
-        excursion against it)."""
-        return self.tips.threshold(self._level.sig_m)
+        return Readings(self._hist, lv.sig_f, lv.sig_m, self.tips.threshold(lv.sig_m), (lv.zF, lv.zX, lv.zY),
+                        self.pawns, self.base_pawns)
 
     def _end_segment(self, level: tuple[float, float, float]) -> None:
         """Back to still with a new baseline ``level``."""

@@ -1,13 +1,19 @@
-"""What the segment judge and its stages read of the signals: the short history of the force, the
-moments and the times (``SignalHistory``; the pipeline keeps it, the stages read windows of it).
+"""What the segment judge and its stages read of the pipeline: the short history of the force,
+the moments and the times (``SignalHistory``; the pipeline keeps it, the stages read windows of
+it), and a segment's ``Readings`` (that history, the noise, the tip threshold, the zero, the pawns).
 
-Plain data below the judge: the pipeline writes the history, the judge and its stages read it.
+Plain data below the judge: the pipeline writes it, the judge and its stages read it.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from itertools import islice
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.sensing.falls import Pawn
 
 Window = tuple[list[float], list[float], list[float], list[int]]  # force, moments, times (oldest first)
 
@@ -62,3 +68,21 @@ class SignalHistory:
         if seg is not None and n > 0:
             return seg[0][-n:]
         return list(islice(self.f, m - n, m))
+
+
+@dataclass(frozen=True, slots=True)
+class Readings:
+    """What the segment judge and its stages read of the pipeline while they judge a segment,
+    built as it starts (or as a change kept open expires on the still disc): the signal history
+    (its windows), the noise per sample of the force and of the moment, the tip threshold and the
+    empty disc's zero (F, Mx, My) -- all fixed while the disc is not still --, and the pawns
+    tracked on the disc and on the base plate (the pipeline's lists: the stages update them as
+    they report pawn events)."""
+
+    history: SignalHistory
+    sigma_f: float  # g
+    sigma_m: float  # g*mm
+    tip_threshold: float  # unexplained moment (g*mm) that means a tip
+    zero: tuple[float, float, float]
+    pawns: list[Pawn]
+    base_pawns: list[Pawn]

@@ -15,7 +15,7 @@ import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from companion.sensing.pipeline import Pipeline
+    from companion.sensing.readings import Readings
     from companion.sensing.segments import SegmentJudge
 
 LEVEL_FRACTION = 0.4  # level again: the moment within this share of the tilt excursion ...
@@ -53,12 +53,12 @@ class TipEpisode:
         """A new tip: a disc left lying over before it is no longer set level by a hand later."""
         self.lying_over = None
 
-    def judge(self, judge: SegmentJudge, pipe: Pipeline, t: int,
+    def judge(self, judge: SegmentJudge, rd: Readings, t: int,
               level: tuple[float, float, float]) -> list[dict] | None:
         """After a tip: report falls as the load goes still (the disc may still lie tilted), and
         ``settled`` once the disc has righted itself (or has lain still for a long time). When it
         returns events, the episode is over and the segment ends at ``level``."""
-        resumed = self._play_resumed(judge, pipe, level)
+        resumed = self._play_resumed(judge, rd, level)
         if resumed is not None:
             level = self.tip_floor  # type: ignore[assignment]  # the episode is judged without the new pawn
         base = judge.drifted(t)
@@ -73,7 +73,7 @@ class TipEpisode:
         level_ok = judge.righted and level_now
         held = t - (judge.still_since or t)
         events: list[dict] = []
-        lay_over = judge.exc_max >= LAY_OVER_THRESHOLDS * pipe.tip_threshold()
+        lay_over = judge.exc_max >= LAY_OVER_THRESHOLDS * rd.tip_threshold
         # at 10-20 Hz, a disc seen lying over that is level again and still was set level (by a
         # hand, whose lift hides the righting): no need to wait as for a disc that may still lie
         # tilted. (At higher rates the wait lets pawns still sliding on the disc fall and be seen.)
@@ -97,7 +97,7 @@ class TipEpisode:
             return None
         if new_loss > judge.zero_tol_g:
             moment = (-d_x, -d_y) if level_ok and judge.fallwatch.lost_reported == 0.0 else None
-            loss = judge.fallwatch.loss_events(pipe, t, new_loss, moment, False, judge.fall_facts(t))
+            loss = judge.fallwatch.loss_events(rd, t, new_loss, moment, False, judge.fall_facts(t))
             if loss and not level_ok:
                 loss[-1]["confident"] = False
             events.extend(loss)
@@ -114,15 +114,15 @@ class TipEpisode:
             # balanced disc takes grams) and let go, provided the disc was seen lying over:
             # otherwise the "tip" may have been a knock, and no fall is invented. And when a
             # hand set it level with pawns lying on the base plate (``set_down``)
-            events.extend(judge.fallwatch.weighed_falls(pipe, t, judge.fall_facts(t)))
-        events.extend(_gained_pawn(judge, pipe, t, d_f, d_x, d_y, new_loss, events))
+            events.extend(judge.fallwatch.weighed_falls(rd, t, judge.fall_facts(t)))
+        events.extend(_gained_pawn(judge, rd, t, d_f, d_x, d_y, new_loss, events))
         events.extend(hand[:1])  # a hand on the disc after the tip (its own settled follows below)
         events.append({"event": "settled", "t_ms": t})
         # the pawns seen landing on the base plate: still on the platform (weighed), not on the disc
-        pipe.base_pawns.extend(judge.fallwatch.hand_over_base())
+        rd.base_pawns.extend(judge.fallwatch.hand_over_base())
         if resumed is not None:
             size, x, y, mass = resumed
-            placed = judge.placed_event(pipe, t, size, mass, x, y)
+            placed = judge.placed_event(rd, t, size, mass, x, y)
             placed["confident"] = False
             events.append(placed)
         if not level_now and lay_over and resumed is None:
@@ -142,7 +142,7 @@ class TipEpisode:
             max(LEVEL_MIN_GMM, LEVEL_FRACTION * math.hypot(*off))
 
 
-    def _play_resumed(self, judge: SegmentJudge, pipe: Pipeline, level: tuple[float, float, float]
+    def _play_resumed(self, judge: SegmentJudge, rd: Readings, level: tuple[float, float, float]
                       ) -> tuple[str, float, float, float] | None:
         """After a tip's losses, a still level heavier than the lightest one since by a pawn,
         after a finger's press: a pawn was set down, so the players have gone on (the disc
@@ -166,12 +166,12 @@ class TipEpisode:
         d_x, d_y = level[1] - floor[1], level[2] - floor[2]
         if not judge.positional:
             return size, 0.0, 0.0, d_f
-        x, y, _ = judge.locator.level(d_f, d_x, d_y, judge.tip_settle_n, pipe.sigma_f(), pipe.sigma_m(),
+        x, y, _ = judge.locator.level(d_f, d_x, d_y, judge.tip_settle_n, rd.sigma_f, rd.sigma_m,
                                      judge.masses[size])
         return size, x, y, d_f
 
 
-def _gained_pawn(judge: SegmentJudge, pipe: Pipeline, t: int, d_f: float, d_x: float, d_y: float,
+def _gained_pawn(judge: SegmentJudge, rd: Readings, t: int, d_f: float, d_x: float, d_y: float,
                  new_loss: float, events: list[dict]) -> list[dict]:
     """A tip episode ends with one pawn more on the disc than before, none lost and none
     placed: the decision is revised -- a pawn was set down (pressed too lightly to count as a
@@ -183,7 +183,7 @@ def _gained_pawn(judge: SegmentJudge, pipe: Pipeline, t: int, d_f: float, d_x: f
     size = judge.placing.match_size(d_f)
     if size is None:
         return []
-    px, py = judge.pawn_position(pipe, d_f, d_x, d_y, judge.tip_settle_n)
-    ev = judge.placed_event(pipe, t, size, d_f, px, py)
+    px, py = judge.pawn_position(rd, d_f, d_x, d_y, judge.tip_settle_n)
+    ev = judge.placed_event(rd, t, size, d_f, px, py)
     ev["confident"] = False
     return [ev]
