@@ -195,3 +195,14 @@ def test_sensing_stages_declare_no_host() -> None:
                     isinstance(node.value, ast.Name) and node.value.id == "self":
                 bad.append(f"{mod}:{node.lineno}: self.host")
     assert not bad, "\n".join(bad)
+
+
+def test_no_sensing_stage_knows_the_pipeline() -> None:
+    """The pipeline composes the stages and the data flows one way through them: no sensing
+    module imports ``pipeline.py`` back, not even for its type hints (a stage is handed what it
+    reads, a segment's ``Readings``, and returns what it decides, a ``Verdict``). Only the
+    package's entry point (``companion.sensing`` itself) and code outside the package may."""
+    pipeline = "companion.sensing.pipeline"
+    bad = [f"{m} imports {pipeline}" for m in MODULES if m.startswith("companion.sensing.") and m != pipeline
+           and pipeline in _imports(m, runtime_only=False)]
+    assert not bad, "\n".join(bad)
