@@ -6,7 +6,9 @@ check, force and moment, trigger test against the still baseline) is cheap; the 
 analysis runs only inside a *segment* (from a trigger until the load is still again).
 ``Pipeline`` composes the stages: the cells (``cells.py``), what is learned while still
 (``baseline.py``), the tip tests (``tips.py``) and the segment judge (``segments.py``); it keeps
-the short history of the signals and the state (still, active, tipped).
+the short history of the signals (``SignalHistory``, ``readings.py``) and the state (still,
+active, tipped). The judge is handed what it reads (a segment's ``Readings``) and returns what it
+decided (``Verdict``, ``segfacts.py``), which the pipeline applies; no stage knows the pipeline.
 
 See ``docs/sensing.md`` for the algorithm, the thresholds and why.
 """
@@ -239,7 +241,7 @@ class Pipeline:
         different sum, so learn the still level afresh (a new warm-up), keeping the mass and
         moment on the disc as they were."""
         self._state = STILL
-        self._hist.seg = None
+        self._hist.end_segment()
         self._judge.resync()
         self._n = 0
         self._still_from_n = 0
@@ -357,7 +359,7 @@ class Pipeline:
     def _end_segment(self, level: tuple[float, float, float]) -> None:
         """Back to still with a new baseline ``level``."""
         self._state = STILL
-        self._hist.seg = None
+        self._hist.end_segment()
         self._still_from_n = self._n
         self._level.settle(level)
         self._fF, self._fX, self._fY = level

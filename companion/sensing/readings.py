@@ -47,6 +47,10 @@ class SignalHistory:
         seg = self.seg = (list(self.f), list(self.x), list(self.y), list(self.t))
         return seg
 
+    def end_segment(self) -> None:
+        """Back to still (or the level re-learned): no segment's lists."""
+        self.seg = None
+
     def window(self, n: int) -> Window | None:
         """The last ``n`` samples of force, moments and times (None if fewer are buffered)."""
         m = len(self.f)
