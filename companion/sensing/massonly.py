@@ -15,7 +15,7 @@ tip tests missed, with two guards: more than one pawn's weight must be gone, and
 have held for ``PLATEAU_HOLD_MS`` (a pinch lifting a pawn off drops below the base at once).
 
 Both readings are pure functions of the segment's press (``Press``) and the step (``tip_of``,
-``tip_after_release``); ``tip_events`` reports a reading (its falls read by ``FallWatch``).
+``tip_after_release``); so is ``tip_events``, the events that report a reading.
 """
 
 from __future__ import annotations
@@ -24,10 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from companion.sensing.fallwatch import FallWatch
     from companion.sensing.placing import Placements
-    from companion.sensing.readings import Readings
-    from companion.sensing.segfacts import SegmentFacts
 
 PLATEAU_MS = 60.0  # the plateau is read over this long right after the release
 PLATEAU_HOLD_MS = 150.0  # ... and (tables that locate loads) held at least this long
@@ -93,14 +90,12 @@ def tip_after_release(press: Press, placing: Placements, dt: float, d_f: float,
     return MissedTip(lost, (size, plateau, x, y))
 
 
-def tip_events(falls_of: FallWatch, rd: Readings, t: int, tip: MissedTip, placed: dict | None,
-               seg: SegmentFacts) -> list[dict]:
-    """``placed`` (the pawn set down, if any: its event, reported by the judge), ``tipped``, the
-    falls (read by ``falls_of``, told the segment ``seg``; not confident: counts from the mass
-    alone) and ``settled`` (the judge ends the segment at its level)."""
+def tip_events(t: int, placed: dict | None, falls: list[dict]) -> list[dict]:
+    """The events of a tip read from the weight that left (``MissedTip``): ``placed`` (the pawn
+    set down, if any), ``tipped``, the ``falls`` of the mass lost (the judge reads them; made not
+    confident here: counts from the mass alone) and ``settled`` (the judge ends the segment)."""
     events = [] if placed is None else [placed]
     events.append({"event": "tipped", "t_ms": t})
-    falls = falls_of.loss_events(rd, t, tip.lost, None, False, seg)
     for ev in falls:
         ev["confident"] = False
     events.extend(falls)

@@ -318,7 +318,8 @@ class SegmentJudge:
             tip = tip_after_release(press, self.placing, self.dt, d_f, 1.3 * max(self.masses.values()))
         if tip is not None:  # (the pawn set down is placed before the falls are read)
             placed = None if tip.placed is None else self.placed_event(rd, t, *tip.placed)
-            return self._ended(level, tip_events(self.fallwatch, rd, t, tip, placed, self.fall_facts(t)))
+            falls = self.fallwatch.loss_events(rd, t, tip.lost, None, False, self.fall_facts(t))
+            return self._ended(level, tip_events(t, placed, falls))
         if abs(d_f) <= self.zero_tol_g:
             if self.episode.set_level_later(change, self.zero_tol_g):
                 events = []  # a hand set the disc left lying over level: part of that tip
