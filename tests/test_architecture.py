@@ -267,3 +267,14 @@ def test_table_modules_stay_small() -> None:
     big = [f"{mod}: {n} lines" for mod, path in _table_modules().items()
            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 500]
     assert not big, "\n".join(big)
+
+
+def test_no_sensing_stage_knows_the_pipeline() -> None:
+    """The pipeline composes the stages and the data flows one way through them: no sensing
+    module imports ``pipeline.py`` back, not even for its type hints (a stage is handed what it
+    reads, a segment's ``Readings``, and returns what it decides, a ``Verdict``). Only the
+    package's entry point (``companion.sensing`` itself) and code outside the package may."""
+    pipeline = "companion.sensing.pipeline"
+    bad = [f"{m} imports {pipeline}" for m in MODULES if m.startswith("companion.sensing.") and m != pipeline
+           and pipeline in _imports(m, runtime_only=False)]
+    assert not bad, "\n".join(bad)

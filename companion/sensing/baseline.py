@@ -37,7 +37,7 @@ class Baseline:
         self.zF = self.zX = self.zY = 0.0  # empty-disc zero (drift), set when empty and still
         self.noise = 0.0  # EMA of |dF| between samples while still
         self.noise_m = 0.0
-        self.sig_f = self.sig_m = 0.0  # ``Pipeline.sigma_f()`` and ``sigma_m()`` (``_noise_changed``)
+        self.sig_f = self.sig_m = 0.0  # the noise per sample the judge reads (``_noise_changed``)
         self._noise_changed()
         self.resync_mass: tuple[float, float, float] | None = None  # the load kept through a resync
         self.resync_noise = 0.0  # force noise before the resync (mean step, g)

@@ -34,7 +34,7 @@ class BeforeTip:
         self.need = max(2, round(RISE_MIN_MS / dt))
 
     def rise_n(self, history_n: int) -> int:
-        """Readings ``rose`` looks at (at most the pipeline's ``history_n``; fewer than 4: none)."""
+        """Readings ``rose`` looks at (at most the ``history_n`` kept; fewer than 4: none)."""
         return min(round(RISE_LOOKBACK_MS / self.dt), history_n)
 
     def load_point(self, w: Window | None, base: tuple[float, float, float]) -> tuple[float, float]:

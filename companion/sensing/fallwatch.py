@@ -41,7 +41,7 @@ from companion.sensing.staircase import Staircase
 
 if TYPE_CHECKING:
     from companion.sensing.layout import DiscLayout
-    from companion.sensing.pipeline import Pipeline
+    from companion.sensing.readings import Readings
     from companion.sensing.settings import SensingSettings
 
 BASE_PICKUP_INSIDE_MM = 3.0  # a pick-up this far inside the disc's edge may still be off the base plate
@@ -72,6 +72,7 @@ class FallWatch:
         self.doubts = Doubts(settings, masses, positional, layout.radius_mm)
         self.set_down = SetDown(masses, layout.radius_mm, dt, step_n, zero_tol_g)  # a pawn set down at a tip
         self.loss_t = -10**9  # when the last loss off a level disc was read (the base went down then)
+        self.went_over: int | None = None  # a loss read as a missed tip, over then (``take_went_over``)
         self.reset()
 
     def reset(self) -> None:
@@ -84,53 +85,66 @@ class FallWatch:
         self.on_base: list[Pawn] = []  # pawns seen landing on the base plate (still weighed)
         self.losses.new_segment()  # readings of losses already decomposed are this segment's
 
-    def watch_stairs(self, pipe: Pipeline, t: int, seg: SegmentFacts) -> StairsRead:
-        """Every sample while tipped: the staircase of plateaus and pawns landing on the base."""
-        w = pipe.window(self.step_n)
+    def watch_stairs(self, rd: Readings, t: int, seg: SegmentFacts, glitch: bool) -> StairsRead:
+        """Every sample while tipped: the staircase of plateaus and pawns landing on the base
+        (``glitch``: the latest row held a lone cell's jump as a possible glitch, ``cells.py``)."""
+        w = rd.history.window(self.step_n)
         if w is None:
             return NO_STAIRS
         if self.stairs.press_xy is None:
-            self.set_down.start(self.stairs, pipe, seg, self.loss_t)
-        tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
+            self.set_down.start(self.stairs, rd, seg, self.loss_t)
+        tol = max(self.s.still_tol_min_g, 5.0 * rd.sigma_f)
         self.stairs.feed(w[0], w[3], tol)
-        gained = self.set_down.judge(self.stairs, pipe, t, seg)
+        gained = self.set_down.judge(self.stairs, rd, t, seg)
         if gained.events or gained.placed is not None:
             return gained
-        depth = self.stairs.watch(w[0][-1], 0.6 * self.masses["small"], pipe.glitch_held)
+        depth = self.stairs.watch(w[0][-1], 0.6 * self.masses["small"], glitch)
         if depth is None:
             return gained  # (nothing, or the falls made unsure)
-        return StairsRead(self._landed_on_base(pipe, t, depth, seg), None, gained.unsure)
+        return StairsRead(self._landed_on_base(rd, t, depth, seg), None, gained.unsure)
+
+    def take_went_over(self) -> int | None:
+        """When a loss was read as a tip its tests missed, over at once (``_went_over_loss``),
+        since the judge last asked; None if none."""
+        t, self.went_over = self.went_over, None
+        return t
+
+    def hand_over_base(self) -> list[Pawn]:
+        """A tip episode settled: the pawns seen landing on the base plate (still weighed there,
+        no longer on the disc), handed over; none are this episode's any more."""
+        on_base, self.on_base = self.on_base, []
+        return on_base
 
     def remember_tip_moment(self, pawns: list[Pawn]) -> None:
         """The tracked pawns' moment as the falls of a tip start to be read (once per tip)."""
         if self.tip_moment is None:
             self.tip_moment = pawn_moment(pawns)
 
-    def quiet_level(self, pipe: Pipeline) -> float | None:
+    def quiet_level(self, rd: Readings) -> float | None:
         """While tipped: the total force when it has been quiet for a short while (a new level
         of the tilted disc, ``check_falls`` reads it), else None."""
-        fs = pipe.window_f(self.fall_n)  # (the times only once the force is quiet)
+        fs = rd.history.window_f(self.fall_n)  # (the times only once the force is quiet)
         if fs is None:
             return None
-        if max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f()):
+        if max(fs) - min(fs) > max(self.s.still_tol_min_g, 5.0 * rd.sigma_f):
             return None
         return sum(fs) / len(fs)
 
-    def check_falls(self, pipe: Pipeline, t: int, level_f: float, seg: SegmentFacts) -> list[dict] | None:
+    def check_falls(self, rd: Readings, t: int, level_f: float, seg: SegmentFacts) -> list[dict] | None:
         """While tipped: pawns come off one after another. As soon as the total force has been
         quiet for a short while after a drop (``level_f``, ``quiet_level``), report the loss
         (mass evidence only: the disc is still tilted, so the moment says little)."""
-        if pipe.window(self.fall_n)[3][0] <= self.last_loss_t:  # type: ignore[index]
+        if rd.history.window(self.fall_n)[3][0] <= self.last_loss_t:  # type: ignore[index]
             return None
         new_loss = -(level_f - seg.drifted[0]) - self.lost_reported
-        if new_loss <= self.zero_tol_g or (self.read_loss(pipe, new_loss, None, seg) is None
+        if new_loss <= self.zero_tol_g or (self.read_loss(rd, new_loss, None, seg) is None
                                            and not self.on_base):
             return None
         self.lost_reported += new_loss
         self.last_loss_t = t
-        return self.loss_events(pipe, t, new_loss, None, False, seg)
+        return self.loss_events(rd, t, new_loss, None, False, seg)
 
-    def _landed_on_base(self, pipe: Pipeline, t: int, depth: float, seg: SegmentFacts) -> list[dict]:
+    def _landed_on_base(self, rd: Readings, t: int, depth: float, seg: SegmentFacts) -> list[dict]:
         """A dip of one pawn's weight with a landing impact: that pawn fell onto the base plate,
         where it stays weighed. Reported now (not confident: the weight never left for good); it
         is remembered, so that its weight leaving later (it bounced off the base, or is picked up)
@@ -138,24 +152,24 @@ class FallWatch:
         # the flight level is a few readings of a disc rebounding on its stop: its error is a good
         # part of the still tolerance, far more than a plateau's; one dip is likelier one pawn
         sigma = max(0.1, 0.5 * self.stairs.step_tol_g)
-        dec = decompose(depth, None, pipe.pawns, self.masses, sigma_g=sigma, toward=self._toward(pipe, seg),
+        dec = decompose(depth, None, rd.pawns, self.masses, sigma_g=sigma, toward=self._toward(rd, seg),
                         radius_mm=self.layout.radius_mm, per_pawn=STEP_PER_PAWN)
         if dec is None or sum(dec.counts.values()) != 1 or not dec.pawns:
             self.stairs.landings += 1  # a landing no single pawn fits: not read, but seen
             return []
-        pipe.pawns.remove(dec.pawns[0])
+        rd.pawns.remove(dec.pawns[0])
         self.on_base.append(dec.pawns[0])
         return [{"event": "fell", "t_ms": t, "pawns": dec.counts, "mass_g": round(depth, 2),
                  "confident": False, "weighed": True,
                  "posterior": round(dec.posterior * DOUBT_HOLDS["weighed"], 3)}]
 
-    def _weight_of(self, pipe: Pipeline, lost: float, pawns: list[Pawn],
+    def _weight_of(self, rd: Readings, lost: float, pawns: list[Pawn],
                    extra_g: float) -> tuple[Pawn, ...] | None:
         """The pawns among ``pawns`` whose weight a loss is, within 3 sigma (the level difference,
         a pawn's mass error and ``extra_g``), or None."""
         if not pawns:
             return None
-        sigma = max(0.1, pipe.sigma_f() * max(0.5, math.sqrt(2.0 / self.fall_n)))
+        sigma = max(0.1, rd.sigma_f * max(0.5, math.sqrt(2.0 / self.fall_n)))
         dec = decompose(lost, None, pawns, self.masses, sigma_g=sigma)
         if dec is None or not dec.pawns:
             return None
@@ -164,59 +178,59 @@ class FallWatch:
             return None
         return dec.pawns
 
-    def _off_the_base(self, pipe: Pipeline, lost: float) -> bool:
+    def _off_the_base(self, rd: Readings, lost: float) -> bool:
         """Is a loss the weight of pawns that lay on the base plate (they bounced off)? Then it
         was reported already when they landed."""
         # measured on the tipped disc (a plateau biased like a step): 3 sigma, since a pawn known to
         # lie on the ledge rolling off is likelier than a new fall of the same weight
         after = self.stairs.after_landing
-        now = pipe.window_f(self.step_n)
+        now = rd.history.window_f(self.step_n)
         if after is not None and now is not None and sum(now) / len(now) >= after - self.stairs.step_tol_g:
             return False  # the load has not gone down since the landing: this loss came before it
-        gone = self._weight_of(pipe, lost, self.on_base, STEP_ERR_G)
+        gone = self._weight_of(rd, lost, self.on_base, STEP_ERR_G)
         if gone is None:
             return False
         for p in gone:
             self.on_base.remove(p)
         return True
 
-    def base_pickup(self, pipe: Pipeline, lost: float,
+    def base_pickup(self, rd: Readings, lost: float,
                      moment: tuple[float, float] | None) -> tuple[Pawn, ...] | None:
         """The pawns lying on the base plate (reported fallen, still weighed) whose weight a loss
         is, when it left from outside the disc (where the base plate is): a player picking them
         up. None when the loss fits none of them, or left from where pawns stand on the disc."""
-        picked = self._weight_of(pipe, lost, pipe.base_pawns, 0.0)
+        picked = self._weight_of(rd, lost, rd.base_pawns, 0.0)
         if picked is None:
             return None
-        if self.positional and moment is not None and not self._off_the_disc(pipe, lost, moment):
+        if self.positional and moment is not None and not self._off_the_disc(rd, lost, moment):
             return None  # it left from the disc: a pawn standing there was lifted
         return picked
 
-    def _off_the_disc(self, pipe: Pipeline, lost: float, moment: tuple[float, float] | None) -> bool:
+    def _off_the_disc(self, rd: Readings, lost: float, moment: tuple[float, float] | None) -> bool:
         """Did a loss leave from outside the disc's edge (the base plate around it)? Where it left
         is the moment lost over the mass lost, which is noisy for a light pawn read from few
         readings (10 Hz): it must lie out by two of its own sigmas."""
         if not self.positional or moment is None or lost <= 0.0:
             return False
-        sigma_r = pipe.sigma_m() * math.sqrt(2.0 / self.fall_n) / lost
+        sigma_r = rd.sigma_m * math.sqrt(2.0 / self.fall_n) / lost
         return math.hypot(*moment) / lost >= self.layout.radius_mm - BASE_PICKUP_INSIDE_MM + 2.0 * sigma_r
 
-    def plausible_loss(self, pipe: Pipeline, lost: float, count: int) -> bool:
+    def plausible_loss(self, rd: Readings, lost: float, count: int) -> bool:
         """Can a level ``lost`` grams below the base, with no tip, be ``count`` pawns leaving? Not
         more mass than the tracked pawns weigh (a hand lifting the disc); not many pawns at once
         (the judge reports those only once the level lasts far longer than a hand holds, and not
         as confident)."""
-        on_disc = sum(p.mass_g for p in pipe.pawns) + sum(p.mass_g for p in pipe.base_pawns)
+        on_disc = sum(p.mass_g for p in rd.pawns) + sum(p.mass_g for p in rd.base_pawns)
         if lost > 1.1 * on_disc + max(self.s.pawn_tol_min_g, 0.5 * self.masses["small"]):
             return False
         return count <= LONE_LOSS_PAWNS
 
-    def weighed_falls(self, pipe: Pipeline, t: int, seg: SegmentFacts) -> list[dict]:
+    def weighed_falls(self, rd: Readings, t: int, seg: SegmentFacts) -> list[dict]:
         """Level again, but the pawns still tracked on the disc would hold it over: some pawns
         slid off and lie on the base plate (still weighed). Report the likeliest, not confident."""
         if not self.positional or self.tip_moment is None:
             return []
-        if seg.exc_max < WEIGHED_LAY_OVER * pipe.tip_threshold():
+        if seg.exc_max < WEIGHED_LAY_OVER * rd.tip_threshold:
             # pawns slide only on a disc lying far over (tilted past their friction); a disc that
             # rocked a little and came back (a wobble read as a tip) shed none of them
             return []
@@ -226,11 +240,11 @@ class FallWatch:
             # or it tipped the disc and went): the tracked pawns' moment says nothing of a
             # limit that pawn and the finger's push helped to pass
             return []
-        gone = weighed_falls(pipe.pawns, self.tip_moment, self.layout.radius_mm)
+        gone = weighed_falls(rd.pawns, self.tip_moment, self.layout.radius_mm)
         if not gone:
             return []
         for p in gone:
-            pipe.pawns.remove(p)
+            rd.pawns.remove(p)
             self.on_base.append(p)  # still weighed: its pick-up later is no second fall
         counts = {k: sum(1 for p in gone if p.size == k) for k in SIZES}
         # the weight never left the platform: the mass reported is what the pawns weighed when placed
@@ -238,70 +252,70 @@ class FallWatch:
         return [{"event": "fell", "t_ms": t, "pawns": counts, "mass_g": round(mass, 2),
                  "confident": False, "weighed": True, "posterior": DOUBT_HOLDS["weighed"]}]
 
-    def _toward(self, pipe: Pipeline, seg: SegmentFacts) -> tuple[float, float] | None:
+    def _toward(self, rd: Readings, seg: SegmentFacts) -> tuple[float, float] | None:
         """After a tip: the unit vector the disc tipped towards (the pawns' moment), else None."""
         if seg.tip_t is None or not self.positional:
             return None
-        zero = pipe.zero
+        zero = rd.zero
         mx, my = seg.base[1] - zero[1], seg.base[2] - zero[2]
         norm = math.hypot(mx, my)
         return (mx / norm, my / norm) if norm > 1e-6 else None
 
-    def read_loss(self, pipe: Pipeline, lost: float | list[float],
+    def read_loss(self, rd: Readings, lost: float | list[float],
                   moment: tuple[float, float] | None, seg: SegmentFacts) -> Decomposition | None:
         """The pawns a loss is (``LossReader.read``; a list: the steps of the staircase after a tip)."""
         tilted = seg.tip_t is not None and not seg.righted
-        return self.losses.read(lost, moment, pipe.pawns, pipe.sigma_f(), tilted, self._toward(pipe, seg),
-                                self._sample_t(pipe))
+        return self.losses.read(lost, moment, rd.pawns, rd.sigma_f, tilted, self._toward(rd, seg),
+                                self._sample_t(rd))
 
     @staticmethod
-    def _sample_t(pipe: Pipeline) -> int:
+    def _sample_t(rd: Readings) -> int:
         """The time of the pipeline's latest sample (-1 before any)."""
-        w = pipe.window(1)
+        w = rd.history.window(1)
         return w[3][-1] if w is not None else -1
 
-    def picks_budget(self, pipe: Pipeline) -> int:
+    def picks_budget(self, rd: Readings) -> int:
         """Pawn subsets the decompositions of this sample may still score (``LossReader.budget``)."""
-        return self.losses.budget(self._sample_t(pipe))
+        return self.losses.budget(self._sample_t(rd))
 
     def spend_picks(self, dec: Decomposition | None) -> None:
         """Count a decomposition's picks against this sample's budget."""
         self.losses.spend(dec)
 
-    def loss_events(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
+    def loss_events(self, rd: Readings, t: int, lost: float, moment: tuple[float, float] | None,
                     removed: bool, seg: SegmentFacts) -> list[dict]:
         """``removed`` (one pawn lifted by hand) or ``fell`` for a loss of mass; update the pawn list."""
         tip_t = seg.tip_t
         if tip_t is None:
             self.loss_t = t
-            if removed and went_over(self.positional, seg.seg_exc_max, pipe.tip_threshold()):
-                return self._went_over_loss(pipe, t, lost, moment, seg)
-        if tip_t is not None and self._off_the_base(pipe, lost):
+            if removed and went_over(self.positional, seg.seg_exc_max, rd.tip_threshold):
+                return self._went_over_loss(rd, t, lost, moment, seg)
+        if tip_t is not None and self._off_the_base(rd, lost):
             self.stairs.reported()
             return []
-        if tip_t is None and not removed and self._finger_left(pipe, t, lost, moment, seg):
+        if tip_t is None and not removed and self._finger_left(rd, t, lost, moment, seg):
             return []
         unseen = False
         if tip_t is None:  # a pinch lifted it, seen or not (a pawn sliding off is not picked)
-            picked = self.base_pickup(pipe, lost, moment)
+            picked = self.base_pickup(rd, lost, moment)
             if picked is not None:  # a fallen pawn picked up from the base plate: reported already
                 for p in picked:
-                    pipe.base_pawns.remove(p)
+                    rd.base_pawns.remove(p)
                 return []
-            if self._off_the_disc(pipe, lost, moment):
+            if self._off_the_disc(rd, lost, moment):
                 # picked up from outside the disc: a pawn that fell onto the base plate unseen
                 # (at 10 Hz a flight is shorter than a reading); it fell, it was not lifted off
                 removed = False
                 unseen = True
-        dec = self.read_loss(pipe, lost, None if unseen or not self.positional else moment, seg)
+        dec = self.read_loss(rd, lost, None if unseen or not self.positional else moment, seg)
         if tip_t is not None:  # after a tip: read the loss step by step when steps were seen
             steps = self.stairs.steps(lost)
             self.stairs.reported()
             if len(steps) > 1:
                 # the total is a level of the disc still lying on its stop unless it righted:
                 # it rebounds as pawns leave, so the level is biased like a step's plateau
-                sigma = self.losses.sigma(pipe.sigma_f(), False, not seg.righted)
-                dec = prefer_steps(lost, dec, self.read_loss(pipe, steps, None, seg), sigma)
+                sigma = self.losses.sigma(rd.sigma_f, False, not seg.righted)
+                dec = prefer_steps(lost, dec, self.read_loss(rd, steps, None, seg), sigma)
         if dec is None:
             if lost < 0.6 * min(self.masses.values()):
                 return []
@@ -309,7 +323,7 @@ class FallWatch:
             return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},
                      "mass_g": round(lost, 2), "confident": False}]
         for p in dec.pawns:
-            pipe.pawns.remove(p)
+            rd.pawns.remove(p)
             if p.x_mm is not None and p.y_mm is not None and tip_t is not None:
                 self.lost_moment = (self.lost_moment[0] + p.mass_g * p.x_mm,
                                     self.lost_moment[1] + p.mass_g * p.y_mm)
@@ -339,19 +353,19 @@ class FallWatch:
             ev["from_base"] = True
         return [ev]
 
-    def _went_over_loss(self, pipe: Pipeline, t: int, lost: float,
+    def _went_over_loss(self, rd: Readings, t: int, lost: float,
                         moment: tuple[float, float] | None, seg: SegmentFacts) -> list[dict]:
         """A loss after a press, that a pinch lifting a pawn would leave too, but the disc's own
         mass moved out meanwhile (``explain.went_over``): the press tipped the disc and pawns fell
         (a tip its tests missed). ``tipped`` (late), the falls (not confident: the tip was not
         seen, and the survivors may have slid) and ``settled``, not ``removed``."""
-        falls = self.loss_events(pipe, t, lost, moment, False, seg)
+        falls = self.loss_events(rd, t, lost, moment, False, seg)
         for ev in falls:
             ev["confident"] = False
-        pipe.tip_episode_over(t)
+        self.went_over = t  # the tip episode is over (the judge tells the pipeline)
         return [{"event": "tipped", "t_ms": t, "late": True}, *falls, {"event": "settled", "t_ms": t}]
 
-    def _finger_left(self, pipe: Pipeline, t: int, lost: float, moment: tuple[float, float] | None,
+    def _finger_left(self, rd: Readings, t: int, lost: float, moment: tuple[float, float] | None,
                      seg: SegmentFacts) -> bool:
         """Was a loss with no tip and no pinch the finger of the last placement leaving, not a pawn?
         A light finger resting steadily on a pawn just set down makes a level that was read as
@@ -360,11 +374,11 @@ class FallWatch:
         there leaves a level disc only over the rim, and takes its whole weight): the pawn is
         re-read as what stayed (``placed`` cannot be retracted; the falls read later count the
         pawn that is really there), and no ``fell`` is reported."""
-        if not self.positional or moment is None or not pipe.pawns or lost <= 0.0:
+        if not self.positional or moment is None or not rd.pawns or lost <= 0.0:
             return False
         if t - seg.placed_t > FINGER_LEAVES_MS:
             return False
-        last = pipe.pawns[-1]
+        last = rd.pawns[-1]
         if last.x_mm is None or last.y_mm is None:
             return False
         rest = last.mass_g - lost
@@ -372,10 +386,10 @@ class FallWatch:
         if not 0.6 * lightest <= rest <= 1.3 * heaviest:
             return False  # the whole pawn went (a slide-off over the rim), or more than it
         # where the loss left: its moment over its mass, within the noise of a light loss
-        sigma_r = pipe.sigma_m() * math.sqrt(2.0 / self.fall_n) / lost
+        sigma_r = rd.sigma_m * math.sqrt(2.0 / self.fall_n) / lost
         off = math.hypot(moment[0] / lost - last.x_mm, moment[1] / lost - last.y_mm)
         if off > max(FINGER_AT_PAWN_MM, 3.0 * sigma_r):
             return False
         size = min(self.masses, key=lambda k: abs(math.log(rest / self.masses[k])))
-        pipe.pawns[-1] = Pawn(size, rest, last.x_mm, last.y_mm)
+        rd.pawns[-1] = Pawn(size, rest, last.x_mm, last.y_mm)
         return True

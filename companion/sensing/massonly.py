@@ -15,7 +15,7 @@ tip tests missed, with two guards: more than one pawn's weight must be gone, and
 have held for ``PLATEAU_HOLD_MS`` (a pinch lifting a pawn off drops below the base at once).
 
 Both readings are pure functions of the segment's press (``Press``) and the step (``tip_of``,
-``tip_after_release``); ``tip_events`` reports a reading through the judge.
+``tip_after_release``); so is ``tip_events``, the events that report a reading.
 """
 
 from __future__ import annotations
@@ -24,9 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from companion.sensing.pipeline import Pipeline
     from companion.sensing.placing import Placements
-    from companion.sensing.segments import SegmentJudge
 
 PLATEAU_MS = 60.0  # the plateau is read over this long right after the release
 PLATEAU_HOLD_MS = 150.0  # ... and (tables that locate loads) held at least this long
@@ -92,16 +90,14 @@ def tip_after_release(press: Press, placing: Placements, dt: float, d_f: float,
     return MissedTip(lost, (size, plateau, x, y))
 
 
-def tip_events(judge: SegmentJudge, pipe: Pipeline, t: int, level: tuple[float, float, float],
-               tip: MissedTip) -> list[dict]:
-    """``placed`` (the pawn set down, if any), ``tipped``, the falls (not confident: counts from
-    the mass alone) and ``settled``; the segment ends at ``level``."""
-    events = [] if tip.placed is None else [judge.placed_event(pipe, t, *tip.placed)]
+def tip_events(t: int, placed: dict | None, falls: list[dict]) -> list[dict]:
+    """The events of a tip read from the weight that left (``MissedTip``): ``placed`` (the pawn
+    set down, if any), ``tipped``, the ``falls`` of the mass lost (the judge reads them; made not
+    confident here: counts from the mass alone) and ``settled`` (the judge ends the segment)."""
+    events = [] if placed is None else [placed]
     events.append({"event": "tipped", "t_ms": t})
-    falls = judge.fallwatch.loss_events(pipe, t, tip.lost, None, False, judge.fall_facts(t))
     for ev in falls:
         ev["confident"] = False
     events.extend(falls)
     events.append({"event": "settled", "t_ms": t})
-    pipe.end_segment(level)
     return events

@@ -6,7 +6,9 @@ check, force and moment, trigger test against the still baseline) is cheap; the 
 analysis runs only inside a *segment* (from a trigger until the load is still again).
 ``Pipeline`` composes the stages: the cells (``cells.py``), what is learned while still
 (``baseline.py``), the tip tests (``tips.py``) and the segment judge (``segments.py``); it keeps
-the short history of the signals and the state (still, active, tipped).
+the short history of the signals (``SignalHistory``, ``readings.py``) and the state (still,
+active, tipped). The judge is handed what it reads (a segment's ``Readings``) and returns what it
+decided (``Verdict``, ``segfacts.py``), which the pipeline applies; no stage knows the pipeline.
 
 See ``docs/sensing.md`` for the algorithm, the thresholds and why.
 """
@@ -14,15 +16,14 @@ See ``docs/sensing.md`` for the algorithm, the thresholds and why.
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Iterable
-from itertools import islice
 
 from companion.sensing.baseline import Baseline
 from companion.sensing.cells import CellFilter
-from companion.sensing.explain import Held, held_expired
 from companion.sensing.falls import Pawn
 from companion.sensing.layout import cells_span_area
+from companion.sensing.readings import Readings, SignalHistory
+from companion.sensing.segfacts import Verdict
 from companion.sensing.segments import SegmentJudge
 from companion.sensing.settings import SensingSettings
 from companion.sensing.tips import TipTests
@@ -51,19 +52,12 @@ class Pipeline:
         self._still_n = max(s.still_min_samples, round(s.still_ms / dt))
         hist = max(self._still_n, s.level_min_samples, round(s.level_ms / dt),
                    round(s.tip_settle_ms / dt)) + 2
-        self._hF: deque[float] = deque(maxlen=hist)
-        self._hX: deque[float] = deque(maxlen=hist)
-        self._hY: deque[float] = deque(maxlen=hist)
-        self._hT: deque[int] = deque(maxlen=hist)
-        self._push = (self._hF.append, self._hX.append, self._hY.append, self._hT.append)
-        self._hist_n = hist
-        self._seg_max = 4 * hist  # a segment's lists are cut back to ``hist`` beyond this
-        # inside a segment the history is also kept in plain lists (a window of them is a slice,
-        # and a segment's sample asks for several windows); None while still
-        self._seg: tuple[list[float], list[float], list[float], list[int]] | None = None
-        self._judge = SegmentJudge(header, s, self._positional)
+        self._hist = SignalHistory(hist)  # the short history of the signals (and a segment's lists)
+        self._push = self._hist.push
+        self._judge = SegmentJudge(header, s, self._positional, self._still_n)
+        self._rd: Readings | None = None  # what the judge reads of this segment (``_readings``)
         # the baseline, zero, noise, drift and trigger thresholds (learned while still)
-        self._level = Baseline(s, dt, self._judge.zero_tol_g(self))
+        self._level = Baseline(s, dt, self._judge.zero_tol_g)
         self.tips = TipTests(header, s, self._positional)
         self._follow = self.tips.follow  # the release watch after its segment (the still path)
         self._sig = Signals()  # what the tip tests read of this sample (written here, read there)
@@ -72,11 +66,6 @@ class Pipeline:
         # pawns reported fallen that lie on the base plate around the disc: still weighed, not on
         # the disc (not in its moment, not on the page); their pick-up later is no event
         self.base_pawns: list[Pawn] = []
-        # a still change no pawn event explained, taken as the level but kept open (explain.py)
-        self.held: Held | None = None
-        # a tip episode settled with the disc still lying over: its moment off the level the
-        # pawns put it at (a hand setting it level later is part of the tip, ``tipepisode.py``)
-        self.lying_over: tuple[float, float] | None = None
         self._state = STILL
         self._t = 0
         self._n = 0
@@ -134,8 +123,9 @@ class Pipeline:
                         return out
                     if n & 3 == 0:
                         self._still_upkeep(F, X, Y)
-                        if self.held is not None:
-                            expired = held_expired(self._judge, self, t)
+                        held = self._judge.held  # a change kept open (explain.py)
+                        if held is not None and held.expired(t):
+                            expired = self._judge.held_expired(self._readings(), t)
                             if expired:
                                 return (list(faults) if faults else []) + expired
                     return faults or []
@@ -146,15 +136,16 @@ class Pipeline:
         if n <= self._warm:
             self._warm_up(F, X, Y)
             return out
-        seg = self._seg
+        hist = self._hist
+        seg = hist.seg
         if seg is not None:
             sf, sx, sy, st = seg
             sf.append(F)
             sx.append(X)
             sy.append(Y)
             st.append(t)
-            if len(sf) > self._seg_max:
-                keep = -self._hist_n
+            if len(sf) > hist.seg_max:
+                keep = -hist.size
                 del sf[:keep], sx[:keep], sy[:keep], st[:keep]
         self._segment_step(out)
         return out
@@ -201,7 +192,8 @@ class Pipeline:
         """Flush at the end of the stream: report what a still level would have confirmed."""
         if self._state == STILL or self._n <= self._warm:
             return []
-        return self._judge.flush(self, self._t)
+        assert self._rd is not None
+        return self._apply(self._judge.flush(self._rd, self._t))
 
     def snapshot(self) -> dict:
         """Live view for the page: mass, centre of pressure, tilt, stillness, pawns and faults."""
@@ -252,27 +244,11 @@ class Pipeline:
             self._fF, self._fX, self._fY = lv.bF, lv.bX, lv.bY
             lv.warmed()
 
-    def sigma_f(self) -> float:
-        """Estimated noise sigma of the total force per sample (grams)."""
-        return self._level.sig_f
-
-    def sigma_m(self) -> float:
-        """Estimated noise of the moment per sample (g*mm)."""
-        return self._level.sig_m
-
-    def baseline(self) -> tuple[float, float, float]:
-        """The still level now (F, Mx, My): the slow baseline plus the drift it lags behind."""
-        return self._level.baseline()
-
-    @property
-    def slope(self) -> tuple[float, float, float]:
-        """Estimated drift of the still level per ms (F, Mx, My)."""
-        return self._level.slope
-
     def _still_upkeep(self, F: float, X: float, Y: float) -> None:
         """Every 4th still sample: noise estimate, empty-disc zero (drift), trigger thresholds."""
         empty = not self.pawns and not self.base_pawns
-        self._level.upkeep(F, X, Y, self._hF[-2], self._hX[-2], self._hY[-2], empty)
+        h = self._hist
+        self._level.upkeep(F, X, Y, h.f[-2], h.x[-2], h.y[-2], empty)
         self.tips.level()
         if self._n & 63 == 0:
             self._update_thresholds()
@@ -283,8 +259,8 @@ class Pipeline:
         different sum, so learn the still level afresh (a new warm-up), keeping the mass and
         moment on the disc as they were."""
         self._state = STILL
-        self._seg = None
-        self.held = None
+        self._hist.end_segment()
+        self._judge.resync()
         self._n = 0
         self._still_from_n = 0
         self.tips.resync()
@@ -294,7 +270,8 @@ class Pipeline:
         """Trigger thresholds of the fast path from the current noise estimates."""
         lv = self._level
         if self._state is STILL and self._n > self._warm:
-            self.tips.track_window_noise(self._hX, self._hY, self._n, max(self._still_from_n, self._warm),
+            h = self._hist
+            self.tips.track_window_noise(h.x, h.y, self._n, max(self._still_from_n, self._warm),
                                          (lv.bX, lv.bY), lv.sig_m)
         lv.thresholds(self._fast_gain(), self._judge.trigger_m if self._positional else None)
 
@@ -306,10 +283,12 @@ class Pipeline:
     def _start_segment(self, out: list[dict]) -> None:
         """A change began: freeze the baseline and analyse until the load is still again."""
         self._state = ACTIVE
-        self._seg = (list(self._hF), list(self._hX), list(self._hY), list(self._hT))
+        self._hist.begin_segment()
         self.tips.begin_segment()
         self._signals_begin()
-        self._judge.begin(self, self._t)
+        lv = self._level
+        rd = self._rd = self._readings()
+        self._judge.begin(rd, self._t, lv.baseline(), lv.slope)
         self._segment_step(out)
 
     def _segment_step(self, out: list[dict]) -> None:
@@ -317,7 +296,7 @@ class Pipeline:
         The tip tests read a view of the signals (``Signals``) and of the judge's presses
         (``PressView``); the judge records what they measured and judges the segment."""
         sig = self._sig
-        sig.n = len(self._hF)  # (the rest of ``sig`` is fixed within a segment: ``_signals_begin``)
+        sig.n = len(self._hist.f)  # (the rest of ``sig`` is fixed within a segment: ``_signals_begin``)
         sig.t = t = self._t
         sig.count = self._n
         sig.fast = (self._fF, self._fX, self._fY)
@@ -335,19 +314,33 @@ class Pipeline:
         j.press_sample(f, cells.X, cells.Y)  # (one cell: mass only, at 0, 0)
         if tips.decide(sig, tipped, self._press_view(j)):
             self._state = TIPPED
-            self.lying_over = None
-            out.extend(j.before_tip(self, t))
+            j.before_tip(t)
             out.append({"event": "tipped", "t_ms": t})
             j.tipped(t)
-        events = j.check(self, t, self._state is TIPPED)
-        if events is not None:
-            out.extend(events)
+        rd = self._rd
+        assert rd is not None  # (built as the segment started)
+        verdict = j.check(rd, t, self._state is TIPPED, self._n, sig.glitch, tips.landing)
+        if verdict is not None:
+            out.extend(self._apply(verdict))
+
+    def _apply(self, v: Verdict) -> list[dict]:
+        """Apply what the segment judge decided (``Verdict``); its events."""
+        if v.placed:  # a placement on a level disc: a new tip is possible again
+            self.tips.pawn_placed()
+        if v.tipped:  # the disc lies tilted once still (a tip the tip tests missed): the episode starts
+            self._state = TIPPED
+            self.tips.tipped_late()
+        if v.tip_over is not None:  # a tip episode ended (settled): the tip tests' refractory window
+            self.tips.episode_over(v.tip_over)
+        if v.level is not None:
+            self._end_segment(v.level)
+        return v.events
 
     def _signals_begin(self) -> None:
         """A segment starts: the parts of ``Signals`` that stay fixed until it ends (the history
         lists, the frozen baseline, the zero and the noise change only while still)."""
         sig = self._sig
-        seg = self._seg
+        seg = self._hist.seg
         assert seg is not None
         sig.f, sig.x, sig.y = seg[0], seg[1], seg[2]
         lv = self._level
@@ -374,85 +367,17 @@ class Pipeline:
         self._pv_memo = (pv, j.base, pr.press_w, pr.press_x, pr.press_y, pressing, placed, pawns[:], bp[:])
         return pv
 
-    def window(self, n: int) -> tuple[list[float], list[float], list[float], list[int]] | None:
-        """The last ``n`` samples of force, moments and times (None if fewer are buffered)."""
-        m = len(self._hF)
-        if m < n:
-            return None
-        seg = self._seg
-        if seg is not None and n > 0:
-            return seg[0][-n:], seg[1][-n:], seg[2][-n:], seg[3][-n:]
-        k = m - n
-        return (list(islice(self._hF, k, m)), list(islice(self._hX, k, m)), list(islice(self._hY, k, m)),
-                list(islice(self._hT, k, m)))
-
-    def window_f(self, n: int) -> list[float] | None:
-        """The last ``n`` samples of the total force (None if fewer are buffered)."""
-        m = len(self._hF)
-        if m < n:
-            return None
-        seg = self._seg
-        if seg is not None and n > 0:
-            return seg[0][-n:]
-        return list(islice(self._hF, m - n, m))
-
-    @property
-    def sample_count(self) -> int:
-        """Samples taken since the last warm-up began (the latest one's number)."""
-        return self._n
-
-    @property
-    def history_n(self) -> int:
-        """Samples kept in the short history (``window`` reaches back this far)."""
-        return len(self._hF)
-
-    @property
-    def glitch_held(self) -> bool:
-        """Did the latest row hold a lone cell's jump as a possible glitch (``cells.py``)?"""
-        return self._cells.suspect
-
-    @property
-    def still_n(self) -> int:
-        """Samples in the stillness window."""
-        return self._still_n
-
-    @property
-    def zero(self) -> tuple[float, float, float]:
-        """The empty-disc zero (F, Mx, My)."""
+    def _readings(self) -> Readings:
+        """What the segment judge reads of the pipeline now (``Readings``): the history, the noise,
+        the tip threshold and the zero (fixed while not still: built as a segment starts), the pawns."""
         lv = self._level
-        return lv.zF, lv.zX, lv.zY
+        return Readings(self._hist, lv.sig_f, lv.sig_m, self.tips.threshold(lv.sig_m), (lv.zF, lv.zX, lv.zY),
+                        self.pawns, self.base_pawns)
 
-    @property
-    def landing(self) -> tuple[int, float, float] | None:
-        """A pawn seen landing on the base plate in this segment (time, weight gone, direction)."""
-        return self.tips.landing
-
-    def tip_threshold(self) -> float:
-        """Unexplained moment (g*mm) that means a tip (the segment judge weighs the tilt
-        excursion against it)."""
-        return self.tips.threshold(self._level.sig_m)
-
-    def tip_episode_over(self, t: int) -> None:
-        """A tip episode ended at ``t`` (settled): the tip tests start their refractory window."""
-        self.tips.episode_over(t)
-
-    def pawn_placed(self) -> None:
-        """A placement was judged on a level disc: a new tip is possible again."""
-        self.tips.pawn_placed()
-
-    def tipped_late(self, t: int) -> dict:
-        """The segment judge found the disc lying tilted once the load was still (a tip the tip
-        test missed): the tip episode starts now. Returns the ``tipped`` event."""
-        self._state = TIPPED
-        self.lying_over = None
-        self.tips.tipped_late()
-        self._judge.tipped(t)
-        return {"event": "tipped", "t_ms": t}
-
-    def end_segment(self, level: tuple[float, float, float]) -> None:
+    def _end_segment(self, level: tuple[float, float, float]) -> None:
         """Back to still with a new baseline ``level``."""
         self._state = STILL
-        self._seg = None
+        self._hist.end_segment()
         self._still_from_n = self._n
         self._level.settle(level)
         self._fF, self._fX, self._fY = level

@@ -1,8 +1,10 @@
-"""What flows between the segment judge and its fall readings (``FallWatch``), both ways.
+"""What flows between the segment judge and its fall readings (``FallWatch``), both ways, and
+from the judge to the pipeline.
 
 ``SegmentFacts``: what the judge tells the fall readings of its segment, built for each call
 (``SegmentJudge.fall_facts``). ``StairsRead``: what a sample of the tilted disc decided of the
-segment, for the judge to apply (``SegmentJudge._apply_stairs``). Plain immutable data.
+segment, for the judge to apply (``SegmentJudge._apply_stairs``). ``Verdict``: what a judged
+sample decided of the pipeline's state, for the pipeline to apply. Plain immutable data.
 """
 
 from __future__ import annotations
@@ -42,3 +44,17 @@ class StairsRead(NamedTuple):
 
 
 NO_STAIRS = StairsRead(())  # nothing seen (``watch_stairs`` on most samples)
+
+
+class Verdict(NamedTuple):
+    """What the segment judge decided at a sample (``SegmentJudge.check``, ``flush``), for the
+    pipeline to apply: the events; ``level``: the still level the segment ends at (None: it goes
+    on); ``tip_over``: a tip episode ended at this time (the tip tests' refractory window starts);
+    ``placed``: a placement was judged on a level disc (a new tip is possible again); ``tipped``:
+    the disc was found lying tilted once still (a tip the tip tests missed: the episode starts)."""
+
+    events: list[dict]
+    level: tuple[float, float, float] | None = None
+    tip_over: int | None = None
+    placed: bool = False
+    tipped: bool = False

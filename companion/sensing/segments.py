@@ -3,32 +3,34 @@
 The ``Pipeline`` keeps the signals and the fast path; ``SegmentJudge`` looks at one segment:
 its peaks, the finger press, a tip, and the still level at the end, and decides what happened
 (``placed``, ``removed``, ``fell``, ``hand``, ``settled`` or nothing at all for a bump).
-It owns the segment's bookkeeping and its stages; a stage is told what it needs of the segment
-(``FallWatch``: ``SegmentFacts``, built by ``fall_facts``) and the judge applies what it decides.
+It is told what it reads of the pipeline (a segment's ``Readings``, ``readings.py``) and returns
+what it decides of the pipeline's state (``Verdict``). It owns the segment's bookkeeping and its
+stages; a stage is told what it needs of the segment (``FallWatch``: ``SegmentFacts``, built by
+``fall_facts``) and the judge applies what it decides.
 """
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
-from companion.sensing.explain import DECIDE_MS, explain_loss, held_came_back, hold, unexplained
+from companion.sensing.explain import DECIDE_MS, expired_loss, explain_loss, held_came_back, hold, unexplained
 from companion.sensing.falls import SIZES
 from companion.sensing.fallwatch import LONE_LOSS_PAWNS, FallWatch
 from companion.sensing.handruns import HandRuns
 from companion.sensing.massonly import Press, tip_after_release, tip_events, tip_of
 from companion.sensing.placing import PawnLocator, Placements
 from companion.sensing.pressing import PressTracker
-from companion.sensing.segfacts import NO_STAIRS, SegmentFacts, StairsRead
+from companion.sensing.segfacts import NO_STAIRS, SegmentFacts, StairsRead, Verdict
 from companion.sensing.settings import SensingSettings
 from companion.sensing.slideoff import slid_off
 from companion.sensing.stillwindow import StillWindow
-from companion.sensing.tipepisode import judge_tip, set_level_later
+from companion.sensing.tipepisode import TipEpisode
 from companion.sensing.tipping import TippingPawn
 from companion.sensing.trace import TraceHeader
 
 if TYPE_CHECKING:
-    from companion.sensing.pipeline import Pipeline
+    from companion.sensing.explain import Explained, Held
+    from companion.sensing.readings import Readings
 
 PRESS_MIN_G = 10.0  # force above the baseline that counts as a press (finger, pinch or hand) ...
 HAND_WITH_LOSS_MS = 1200.0  # a sustained press this long next to a loss is a hand (pinches last up to ~1 s)
@@ -45,8 +47,11 @@ _new_facts = tuple.__new__  # ``SegmentFacts`` from its fields in order (``fall_
 class SegmentJudge:
     """Per-segment bookkeeping and the decisions taken when the load is still again."""
 
-    def __init__(self, header: TraceHeader, settings: SensingSettings, positional: bool) -> None:
+    def __init__(self, header: TraceHeader, settings: SensingSettings, positional: bool,
+                 still_n: int) -> None:
         self.s = settings
+        self.header = header
+        self.still_n = still_n  # samples in the stillness window
         self.masses = {k: header.pawn_mass_g[k] for k in SIZES}
         self.layout = header.layout
         self.lever_mm = header.layout.radius_mm * 1.07
@@ -64,16 +69,22 @@ class SegmentJudge:
         self.pre_trigger_n = max(2, round(PRE_TRIGGER_MS / dt))
         self.fall_n = max(3, round(250.0 / dt))
         self.step_n = max(3, round(60.0 / dt))  # a plateau of the force staircase after a tip
-        self._zero_tol = 0.45 * self.masses["small"]  # ``zero_tol_g``
-        # the fall state and readings (``FallWatch``): every call is told the segment's facts
-        # (``fall_facts``)
+        # the largest net force change that still counts as 'no change' (below half a small pawn)
+        self.zero_tol_g = 0.45 * self.masses["small"]
+        # the fall state and readings (``FallWatch``), told the segment's facts per call (``fall_facts``)
         self.fallwatch = FallWatch(settings, self.masses, self.layout, positional, dt, self.fall_n,
-                                   self.step_n, self._zero_tol)
+                                   self.step_n, self.zero_tol_g)
         self.stillness = StillWindow(settings, positional)
         self.pressing = PressTracker(settings, self.press_min_g, dt, header.layout.radius_mm)
         self.hands = HandRuns(settings)
+        self.episode = TipEpisode()  # a tip episode judged once still (and a disc left lying over)
         self.placed_t = -10**9  # when the last ``placed`` was reported
-        self._tol_f = (-1.0, 0.0)  # (sigma_f, ``_still_tol_f`` for it)
+        # a still change no pawn event explained, taken as the level but kept open (explain.py)
+        self.held: Held | None = None
+        # what this sample decided of the pipeline's state (``Verdict``, taken by ``_verdict``)
+        self._end: tuple[float, float, float] | None = None
+        self._tip_over: int | None = None
+        self._placed_now = self._tipped_now = False
         self._reset(0, (0.0, 0.0, 0.0))
 
     def _reset(self, t: int, base: tuple[float, float, float]) -> None:
@@ -93,30 +104,13 @@ class SegmentJudge:
         self.righted = False  # the disc was seen righting itself after a tip
         self.exc_max = 0.0  # largest excess moment seen since the tip (the tilt excursion)
         self.seg_exc_max = 0.0  # ... and before any tip: the disc's own mass moved (``explain.py``)
-        self.off_tilted = 0.0  # largest offset from level of the disc lying still after the tip
         self.exc_peak_t = t  # when it was reached
-        self.tip_floor: tuple[float, float, float] | None = None  # lightest still level since the tip
-        self.floor_peak = -math.inf  # largest force since that level
         self.slope = (0.0, 0.0, 0.0)
         self.pressing.reset()
         self.fallwatch.reset()  # the fall state (staircase, pawns on the base plate, losses reported)
         self.stillness.reset()
         self.hands.reset(t)  # peaks and hand-like runs (``HandRuns``)
-
-    def _still_tol_f(self, pipe: Pipeline) -> float:
-        """Range of the total force within which a window counts as still (remembered for the
-        last noise: it is fixed within a segment)."""
-        sigma_f = pipe.sigma_f()
-        memo = self._tol_f
-        if memo[0] == sigma_f:
-            return memo[1]
-        tol = max(self.s.still_tol_min_g, self.s.still_tol_sigmas * sigma_f)
-        self._tol_f = (sigma_f, tol)
-        return tol
-
-    def zero_tol_g(self, pipe: Pipeline) -> float:
-        """Largest net force change that still counts as 'no change' (below half a small pawn)."""
-        return self._zero_tol
+        self.episode.reset()  # the lightest level since the tip, how far the disc lay over
 
     def fall_facts(self, t: int | None) -> SegmentFacts:
         """What ``FallWatch`` is told of this segment for a reading at ``t`` (None: no drift)."""
@@ -126,7 +120,7 @@ class SegmentJudge:
                                          self.press_at_tip, self.unsure_falls, self.hands.touched, tp.est,
                                          tp.placed))
 
-    def _apply_stairs(self, pipe: Pipeline, t: int, read: StairsRead) -> list[dict]:
+    def _apply_stairs(self, rd: Readings, t: int, read: StairsRead) -> list[dict]:
         """Apply what ``FallWatch.watch_stairs`` decided (the falls made unsure; the tipping pawn
         weighed on the tilted disc: its ``placed``, not confident, the base up by it); the events."""
         if read.unsure:
@@ -134,7 +128,7 @@ class SegmentJudge:
         if read.placed is None:
             return list(read.events)
         size, gain, px, py = read.placed
-        ev = self.placed_event(pipe, t, size, gain, px, py)
+        ev = self.placed_event(rd, t, size, gain, px, py)
         ev["confident"] = False
         self.tipping.placed = True
         b = self.base
@@ -146,13 +140,15 @@ class SegmentJudge:
         self.righted = True
 
     # ---------------------------------------------------------------- per sample
-    def begin(self, pipe: Pipeline, t: int) -> None:
-        """A segment starts at ``t`` from the pipeline's baseline."""
-        self._reset(t, pipe.baseline())
-        self.slope = pipe.slope
+    def begin(self, rd: Readings, t: int, base: tuple[float, float, float],
+              slope: tuple[float, float, float]) -> None:
+        """A segment starts at ``t`` from the pipeline's baseline ``base`` (drifting by ``slope``
+        per ms)."""
+        self._reset(t, base)
+        self.slope = slope
         # the press is summed from the old level on: the readings just before the trigger may
         # hold part of the load already (a cell converting early, a slow arrival under the trigger)
-        w = pipe.window(self.pre_trigger_n + 1)
+        w = rd.history.window(self.pre_trigger_n + 1)
         if w is not None:
             b = self.base
             rows = zip(w[0][:-1], w[1][:-1], w[2][:-1], strict=True)
@@ -167,8 +163,7 @@ class SegmentJudge:
     def observe(self, t: int, f: float, excess: float) -> None:
         """Record the peaks and the tilt excursion; the hand-like runs are ``HandRuns``'s (after a
         tip measured from the latest quiet level of the tilted disc: pawns falling off are no hand)."""
-        if f > self.floor_peak:
-            self.floor_peak = f
+        self.episode.observe(f)
         if self.tip_t is not None:
             if excess > self.exc_max:
                 self.exc_max = excess
@@ -184,7 +179,7 @@ class SegmentJudge:
             return
         pr = self.pressing
         if pr.sample(f, x, y, self.base) and self.press_at_tip and \
-                self.tipping.weigh_pressed(pr.post_press, self._press_point()):
+                self.tipping.weigh_pressed(pr.post_press, pr.point()):  # type: ignore[arg-type]
             # the disc went over while a finger still pressed a pawn (a finger adds tipping
             # moment, it does not hold the disc): it is weighed now the finger has let go (its
             # ``placed`` follows at the first quiet moment), and the falls of this tip are not
@@ -198,6 +193,7 @@ class SegmentJudge:
         self.press_at_tip = self.pressing.cur_ep is not None and not self.tipping.placed
         self.cand = None  # a level judged before the disc went over is void (``before_tip`` takes the pawn)
         self.hands.tipped()
+        self.episode.tipped()
 
     @property
     def tip_t_ms(self) -> int:
@@ -205,28 +201,58 @@ class SegmentJudge:
         return self.tip_t if self.tip_t is not None else self.t0
 
     # ---------------------------------------------------------------- decisions
-    def check(self, pipe: Pipeline, t: int, tipped: bool) -> list[dict] | None:
-        """Called every sample inside a segment; returns events once the segment is judged."""
+    def check(self, rd: Readings, t: int, tipped: bool, count: int, glitch: bool,
+              landing: tuple[int, float, float] | None) -> Verdict | None:
+        """Every sample inside a segment (``count``: its number since the warm-up; ``glitch``: its
+        row held a lone cell's jump; ``landing``: a pawn the tip tests saw landing on the base
+        plate): once (part of) the segment is judged, what was decided (``Verdict``), else None."""
+        events = self._check(rd, t, tipped, count, glitch, landing)
+        return None if events is None else self._verdict(events)
+
+    def _verdict(self, events: list[dict]) -> Verdict:
+        """The events of a sample and what was decided with them (taken: none are left)."""
+        over = self.fallwatch.take_went_over()
+        v = Verdict(events, self._end, self._tip_over if over is None else over, self._placed_now,
+                    self._tipped_now)
+        self._end = self._tip_over = None
+        self._placed_now = self._tipped_now = False
+        return v
+
+    def _ended(self, level: tuple[float, float, float], events: list[dict]) -> list[dict]:
+        """The segment ends at the still ``level`` with ``events``."""
+        self._end = level
+        return events
+
+    def _explained(self, level: tuple[float, float, float], t: int, ex: Explained) -> list[dict]:
+        """Apply what an explanation decided (explain.py): the change kept open, a tip episode
+        over; the segment ends at ``level``."""
+        self.held = ex.held
+        if ex.tip_over:
+            self._tip_over = t
+        return self._ended(level, ex.events)
+
+    def _check(self, rd: Readings, t: int, tipped: bool, count: int, glitch: bool,
+               landing: tuple[int, float, float] | None) -> list[dict] | None:
         if tipped:
             fw = self.fallwatch
             facts = self.fall_facts(t)
-            read = fw.watch_stairs(pipe, t, facts)
+            read = fw.watch_stairs(rd, t, facts, glitch)
             if read is not NO_STAIRS:
-                landed = self._apply_stairs(pipe, t, read)
+                landed = self._apply_stairs(rd, t, read)
                 if landed:
                     return landed
                 facts = self.fall_facts(t)  # (the segment changed)
             if self.tipping.est is not None:
-                return self._check_pre(pipe, t)
-            fw.remember_tip_moment(pipe.pawns)
-            level_f = fw.quiet_level(pipe)
+                return self._check_pre(rd, t)
+            fw.remember_tip_moment(rd.pawns)
+            level_f = fw.quiet_level(rd)
             if level_f is not None:
                 self.hands.new_level(level_f)  # a new quiet level: an open run was a step (a pawn falling)
-                early = fw.check_falls(pipe, t, level_f, facts)
+                early = fw.check_falls(rd, t, level_f, facts)
                 if early:
                     return early
         self.n_checked += 1
-        n = self.tip_settle_n if tipped else pipe.still_n
+        n = self.tip_settle_n if tipped else self.still_n
         if self.cand is not None:
             n = max(n, min(self.level_n, self.cand[1] + 1))
         elif n > self.n_checked and not tipped:
@@ -234,10 +260,10 @@ class SegmentJudge:
             # holds the old level, and the trigger's reading (a press starting, within the
             # stillness tolerance of the old level at 10 Hz) would be averaged into a new base
             return None
-        if pipe.history_n < n:
+        if rd.history.n < n:
             return None
-        tol_f = self._still_tol_f(pipe)
-        window = self.stillness.window(pipe, n, tol_f)
+        tol_f = self.stillness.tol_f(rd.sigma_f)
+        window = self.stillness.window(rd.history, count, rd.sigma_m, n, tol_f)
         still = window is not None
         if not still:
             self.still_since = None
@@ -252,11 +278,11 @@ class SegmentJudge:
                     if t - self.cand_break_t < BREAK_LOOK_MS:
                         return None
                     self.cand_break_t = None
-                    last = pipe.window_f(2)
-                    if 0.5 * (last[-1] + last[-2]) - self.cand[0][0] <= max(tol_f, self.zero_tol_g(pipe)):  # type: ignore[index]
+                    last = rd.history.window_f(2)
+                    if 0.5 * (last[-1] + last[-2]) - self.cand[0][0] <= max(tol_f, self.zero_tol_g):  # type: ignore[index]
                         self.cand = None
                         return None
-                return self._finish_cand(pipe, t)
+                return self._finish_cand(rd, t)
             return None
         fs, xs, ys, ts = window  # type: ignore[misc]
         if self.still_since is None:
@@ -266,70 +292,74 @@ class SegmentJudge:
         if self.cand is not None:
             self.cand = (level, len(fs))
             self.cand_break_t = None
-            return self._maybe_finish(pipe, t)
+            return self._maybe_finish(rd, t)
         if tipped:
-            return judge_tip(self, pipe, t, level)
-        return self._judge(pipe, t, level, ts[0])
+            events = self.episode.judge(self, rd, t, level)
+            if events is not None:  # the tip episode is over
+                self._tip_over = t
+                self._end = level
+            return events
+        return self._judge(rd, t, level, ts[0], landing)
 
-    def _judge(self, pipe: Pipeline, t: int, level: tuple[float, float, float],
-               t_still: int) -> list[dict] | None:
+    def _judge(self, rd: Readings, t: int, level: tuple[float, float, float], t_still: int,
+               landing: tuple[int, float, float] | None) -> list[dict] | None:
         base = self.drifted(t)
         d_f = level[0] - base[0]
         change = (d_f, level[1] - base[1], level[2] - base[2])
-        if pipe.held is not None:
-            back = held_came_back(self, pipe, t, t_still, level, change)
+        if self.held is not None:
+            back = held_came_back(self, rd, t, t_still, change)
             if back is not None:
-                return back
-        press = Press(self._press(), self.pressing.presses, self.pressing.post_press, self.t0 - self.placed_t)
+                return self._explained(level, t, back)
+        pr = self.pressing
+        press = Press(pr.point(), pr.presses, pr.post_press, self.t0 - self.placed_t)
         if not self.positional:
             tip = tip_of(press, self.placing, self.dt, d_f)
         else:  # more than one pawn gone after a pawn was set down: a tip the tip tests missed
             tip = tip_after_release(press, self.placing, self.dt, d_f, 1.3 * max(self.masses.values()))
-        if tip is not None:
-            return tip_events(self, pipe, t, level, tip)
-        if abs(d_f) <= self.zero_tol_g(pipe):
-            if set_level_later(pipe, change, self.zero_tol_g(pipe)):
+        if tip is not None:  # (the pawn set down is placed before the falls are read)
+            placed = None if tip.placed is None else self.placed_event(rd, t, *tip.placed)
+            falls = self.fallwatch.loss_events(rd, t, tip.lost, None, False, self.fall_facts(t))
+            return self._ended(level, tip_events(t, placed, falls))
+        if abs(d_f) <= self.zero_tol_g:
+            if self.episode.set_level_later(change, self.zero_tol_g):
                 events = []  # a hand set the disc left lying over level: part of that tip
             else:
-                events = self.hands.events(t) or slid_off(pipe, t, self.layout.radius_mm)
-            pipe.end_segment(level)
-            return events
+                events = self.hands.events(t) or slid_off(rd, t, landing, self.header)
+            return self._ended(level, events)
         if d_f > 0 and (self.placing.match_size(d_f) or self.placing.near_size(d_f)) is not None:
-            self.cand, self.cand_kind = (level, len(pipe.window(pipe.still_n)[0])), "placed"  # type: ignore[index]
+            self.cand, self.cand_kind = (level, len(rd.history.window(self.still_n)[0])), "placed"  # type: ignore[index]
             self.cand_released = self.placing.released_into(
-                pipe.window_f(pipe.history_n), level[0], pipe.still_n, self._still_tol_f(pipe),
-                pipe.sigma_f(), self.dt)
+                rd.history.window_f(rd.history.n), level[0], self.still_n, self.stillness.tol_f(rd.sigma_f),
+                rd.sigma_f, self.dt)
             self.cand_break_t = None
-            return self._maybe_finish(pipe, t)
+            return self._maybe_finish(rd, t)
         held = t - (self.still_since or t)
         dec = None
         if d_f < 0:
-            if self.fallwatch.base_pickup(pipe, -d_f, None) is not None:
-                self.cand, self.cand_kind = (level, pipe.still_n), "lost"
+            if self.fallwatch.base_pickup(rd, -d_f, None) is not None:
+                self.cand, self.cand_kind = (level, self.still_n), "lost"
                 self.cand_unsure = False
-                return self._maybe_finish(pipe, t)
-            dec = self.fallwatch.read_loss(pipe, -d_f, None, self.fall_facts(t))
-            if dec is not None and self.fallwatch.plausible_loss(pipe, -d_f, sum(dec.counts.values())):
-                self.cand, self.cand_kind = (level, pipe.still_n), "lost"
+                return self._maybe_finish(rd, t)
+            dec = self.fallwatch.read_loss(rd, -d_f, None, self.fall_facts(t))
+            if dec is not None and self.fallwatch.plausible_loss(rd, -d_f, sum(dec.counts.values())):
+                self.cand, self.cand_kind = (level, self.still_n), "lost"
                 self.cand_unsure = sum(dec.counts.values()) > LONE_LOSS_PAWNS
-                return self._maybe_finish(pipe, t)
+                return self._maybe_finish(rd, t)
         # never deaf: a still level no pawn event explains is explained within a second
         # (explain.py): pawns gone with a tip missed at its start, or a hand holding the disc
         if held >= DECIDE_MS and (abs(d_f) >= self.s.hand_min_g or (d_f < 0 and dec is not None)):
             if d_f > 0:
-                return hold(self, pipe, level, change)
-            events = explain_loss(self, pipe, t, level, change)
-            if events is not None:
-                return events
+                return self._explained(level, t, hold(self.held, self.t0, change))
+            ex = explain_loss(self, rd, t, change)
+            if ex is not None:
+                return self._explained(level, t, ex)
             held = max(held, 2000)  # a light loss no missed tip explains: one pawn, not confident
         # a small unexplained level: a slow change, or a pawn that fits no size well
         if held >= 2000.0:
-            events = unexplained(self, pipe, t, level)
-            pipe.end_segment(level)
-            return events
+            return self._ended(level, unexplained(self, rd, t, level))
         return None
 
-    def _maybe_finish(self, pipe: Pipeline, t: int) -> list[dict] | None:
+    def _maybe_finish(self, rd: Readings, t: int) -> list[dict] | None:
         if self.cand is None or self.cand[1] < self.level_n:
             return None
         if self.cand_kind == "placed" and not self.cand_released and \
@@ -339,11 +369,11 @@ class SegmentJudge:
             base = self.drifted(t)
             level = self.cand[0]
             d = (level[0] - base[0], level[1] - base[1], level[2] - base[2])
-            if not self.placing.lies_tilted(self._press(), *d, pipe.tip_threshold()):
+            if not self.placing.lies_tilted(self.pressing.point(), *d, rd.tip_threshold):
                 return None
-        return self._finish_cand(pipe, t)
+        return self._finish_cand(rd, t)
 
-    def _finish_cand(self, pipe: Pipeline, t: int) -> list[dict]:
+    def _finish_cand(self, rd: Readings, t: int) -> list[dict]:
         """Emit the pawn event of a candidate level and go back to still."""
         assert self.cand is not None
         level, n = self.cand
@@ -358,89 +388,89 @@ class SegmentJudge:
             if size is None:
                 size = self.placing.near_size(d_f)
             if size is not None:
-                tilted = self.placing.lies_tilted(self._press(), d_f, d_x, d_y, pipe.tip_threshold())
+                press = self.pressing.point()
+                tilted = self.placing.lies_tilted(press, d_f, d_x, d_y, rd.tip_threshold)
                 if tilted:  # the tilted level says nothing of where the pawn stands; the press does
-                    px, py = self._press_point()
+                    px, py = press  # type: ignore[misc]  # (tilted: there was a press)
                 else:
-                    px, py = self.pawn_position(pipe, d_f, d_x, d_y, n)
-                events.append(self.placed_event(pipe, t, size, d_f, px, py))
+                    px, py = self.pawn_position(rd, d_f, d_x, d_y, n)
+                events.append(self.placed_event(rd, t, size, d_f, px, py))
                 if unsure or self.pressing.presses > 1:
                     # the step fits no pawn well, or fingers set pawns down more than once before
                     # the load was still: it may be several pawns (two smalls weigh about a
                     # medium) standing where their mean is
                     events[-1]["confident"] = False
-                pipe.pawn_placed()
-                if tilted:
+                self._placed_now = True  # on a level disc: a new tip is possible again
+                if tilted:  # the disc lies tilted once still: a tip the tip tests missed starts now
                     b = self.base  # the pawn stands on the disc: falls are read from here
                     self.base = (b[0] + d_f, b[1] + d_f * px, b[2] + d_f * py)
-                    events.append(pipe.tipped_late(t))
+                    self._tipped_now = True
+                    self.tipped(t)
+                    events.append({"event": "tipped", "t_ms": t})
                     return events
         else:
-            loss = self.fallwatch.loss_events(pipe, t, -d_f, (-d_x, -d_y), self.hands.peak_hi >= 2.5,
+            loss = self.fallwatch.loss_events(rd, t, -d_f, (-d_x, -d_y), self.hands.peak_hi >= 2.5,
                                               self.fall_facts(t))
             if loss and self.cand_unsure:
                 loss[-1]["confident"] = False
             events.extend(loss)
             if self.hands.longest_run >= HAND_WITH_LOSS_MS:
                 events.extend(self.hands.events(t)[:1])  # a hand held the disc, then pawns went
-        pipe.end_segment(level)
-        return events
+        return self._ended(level, events)
 
-    def flush(self, pipe: Pipeline, t: int) -> list[dict]:
+    def flush(self, rd: Readings, t: int) -> Verdict:
         """End of stream inside a segment: finish a pending candidate (no guessing otherwise)."""
         if self.tipping.est is not None:
-            return self._resolve_pre(pipe, t, None)
-        if self.cand is not None:
-            return self._finish_cand(pipe, t)
-        return []
+            return self._verdict(self._resolve_pre(rd, t, None))
+        return self._verdict(self._finish_cand(rd, t) if self.cand is not None else [])
+
+    def held_expired(self, rd: Readings, t: int) -> list[dict]:
+        """The change kept open has expired (``Held.expired``): forgotten, and its pawns' ``fell``
+        if its mass fits any (``explain.expired_loss``)."""
+        h = self.held
+        assert h is not None
+        self.held = None
+        return expired_loss(self, rd, t, h)
+
+    def resync(self) -> None:
+        """The pipeline learns its level afresh (a cell replaced): a change kept open is forgotten."""
+        self.held = None
 
     # ---------------------------------------------------------------- placements (``placing``, ``tipping``)
-    def _press_point(self) -> tuple[float, float]:
-        """Where the finger pressed (the strongest press of the segment; ``press_w`` > 0)."""
-        return self.pressing.press_x / self.pressing.press_w, self.pressing.press_y / self.pressing.press_w
-
-    def _press(self) -> tuple[float, float] | None:
-        """The press point, or None when the segment had no press."""
-        return self._press_point() if self.pressing.press_w > 0 else None
-
-    def pawn_position(self, pipe: Pipeline, d_f: float, d_x: float, d_y: float,
+    def pawn_position(self, rd: Readings, d_f: float, d_x: float, d_y: float,
                       n: int) -> tuple[float, float]:
         """Where the pawn of a step stands (``Placements.position``, from this segment's readings)."""
-        return self.placing.position(self.pressing.trail, d_f, d_x, d_y, n, pipe.sigma_f(), pipe.sigma_m())
+        return self.placing.position(self.pressing.trail, d_f, d_x, d_y, n, rd.sigma_f, rd.sigma_m)
 
-    def placed_event(self, pipe: Pipeline, t: int, size: str, mass: float, x: float, y: float) -> dict:
+    def placed_event(self, rd: Readings, t: int, size: str, mass: float, x: float, y: float) -> dict:
         """The ``placed`` event (``Placements.placed_event``), the pawn added to the pipeline's list."""
         ev, pawn = self.placing.placed_event(t, size, mass, x, y)
         self.placed_t = t
-        pipe.pawns.append(pawn)
+        rd.pawns.append(pawn)
         return ev
 
-    def before_tip(self, pipe: Pipeline, t: int) -> list[dict]:
+    def before_tip(self, t: int) -> None:
         """Called as ``tipped`` is reported: the pawn a finger had just set down (its release
         tipped the disc) is estimated (``TippingPawn.at_tip``); its ``placed`` waits."""
-        tp = self.tipping
-        if tp.placed:
-            return []
-        cand = self.cand[0] if self.cand is not None and self.cand_kind == "placed" else None
-        tp.at_tip(self._press(), self.pressing.post_press, cand, self.drifted(t))
-        return []
+        if not self.tipping.placed:
+            cand = self.cand[0] if self.cand is not None and self.cand_kind == "placed" else None
+            self.tipping.at_tip(self.pressing.point(), self.pressing.post_press, cand, self.drifted(t))
 
-    def _check_pre(self, pipe: Pipeline, t: int) -> list[dict] | None:
+    def _check_pre(self, rd: Readings, t: int) -> list[dict] | None:
         """While the tipping pawn is pending: wait for a short quiet stretch of the total force."""
         tip_t = self.tip_t if self.tip_t is not None else t
-        tol = max(self.s.still_tol_min_g, 5.0 * pipe.sigma_f())
-        now, level = TippingPawn.quiet(pipe.window(self.pre_n), t, tip_t, tol)
-        return self._resolve_pre(pipe, t, level) if now else None
+        tol = max(self.s.still_tol_min_g, 5.0 * rd.sigma_f)
+        now, level = TippingPawn.quiet(rd.history.window(self.pre_n), t, tip_t, tol)
+        return self._resolve_pre(rd, t, level) if now else None
 
-    def _resolve_pre(self, pipe: Pipeline, t: int, level: tuple[float, float, float] | None) -> list[dict]:
+    def _resolve_pre(self, rd: Readings, t: int, level: tuple[float, float, float] | None) -> list[dict]:
         """Emit the ``placed`` of the pawn that tipped the disc (``TippingPawn.reading``); the
         falls are read from the base with it."""
-        read = self.tipping.reading(level, self.drifted(t), self.pressing.trail, pipe.sigma_f(),
-                                    pipe.sigma_m())
+        read = self.tipping.reading(level, self.drifted(t), self.pressing.trail, rd.sigma_f, rd.sigma_m)
         if read is None:
             return []
         size, f, px, py, confident = read
-        ev = self.placed_event(pipe, t, size, f, px, py)
+        ev = self.placed_event(rd, t, size, f, px, py)
         if not confident:
             ev["confident"] = False
         self.base = (self.base[0] + f, self.base[1] + f * px, self.base[2] + f * py)

@@ -19,7 +19,7 @@ from companion.sensing.falls import SIZES, Pawn
 from companion.sensing.segfacts import NO_STAIRS, SegmentFacts, StairsRead
 
 if TYPE_CHECKING:
-    from companion.sensing.pipeline import Pipeline
+    from companion.sensing.readings import Readings
     from companion.sensing.staircase import Staircase
 
 
@@ -35,27 +35,27 @@ class SetDown:
         self.zero_tol_g = zero_tol_g
         self.before_tip = BeforeTip(masses, radius_mm, dt)
 
-    def start(self, st: Staircase, pipe: Pipeline, seg: SegmentFacts, loss_t: int) -> None:
+    def start(self, st: Staircase, rd: Readings, seg: SegmentFacts, loss_t: int) -> None:
         """The tip's staircase starts: where the load pressed before the tip, the pawns tracked
         then, and the tipping pawn's estimate (``loss_t``: when the last loss off a level disc
         was read, the base went down then)."""
-        st.press_xy = self._load_point(st, pipe, seg, loss_t)
-        st.ids_at_tip = frozenset(map(id, pipe.pawns))
+        st.press_xy = self._load_point(st, rd, seg, loss_t)
+        st.ids_at_tip = frozenset(map(id, rd.pawns))
         st.pre_est = seg.tipping_est
 
-    def _load_point(self, st: Staircase, pipe: Pipeline, seg: SegmentFacts,
+    def _load_point(self, st: Staircase, rd: Readings, seg: SegmentFacts,
                     loss_t: int) -> tuple[float, float]:
         """Where the load pressed before the tip, and whether (and how heavy) a pawn stood there
         (``BeforeTip``), read as the tip episode's staircase starts."""
         bt = self.before_tip
         base = seg.base
-        n = bt.rise_n(pipe.history_n)
+        n = bt.rise_n(rd.history.n)
         since = max(loss_t, seg.placed_t)  # before that, the load stood on an older base
-        st.rise_before, st.rise_pawn = bt.rose(pipe.window(n) if n >= 4 else None, base[0], since,
-                                               pipe.sigma_f())
-        return bt.load_point(pipe.window(bt.press_n), base)
+        st.rise_before, st.rise_pawn = bt.rose(rd.history.window(n) if n >= 4 else None, base[0], since,
+                                               rd.sigma_f)
+        return bt.load_point(rd.history.window(bt.press_n), base)
 
-    def judge(self, st: Staircase, pipe: Pipeline, t: int, seg: SegmentFacts) -> StairsRead:
+    def judge(self, st: Staircase, rd: Readings, t: int, seg: SegmentFacts) -> StairsRead:
         """The first quiet plateau of the tilted disc, before any pawn fell, stands a pawn above
         the base, and no press was weighed for it: the pawn set down just before the tip (a
         finger too light to count as a press, or a tip that fired after the release). Its weight
@@ -75,7 +75,7 @@ class SetDown:
             return NO_STAIRS
         if seg.tipping_placed:
             st.gain_judged = True
-            if any(id(p) not in st.ids_at_tip for p in pipe.pawns):
+            if any(id(p) not in st.ids_at_tip for p in rd.pawns):
                 return NO_STAIRS  # the pawn whose release tipped the disc was weighed and placed
             # it was estimated at the tip but fit no pawn when weighed: it may have gone. Its
             # weight is the load that stood before the tip when that weighs like a pawn, else the
@@ -83,7 +83,7 @@ class SetDown:
             gain = first.level - seg.drifted[0]
             return StairsRead(self._set_down_and_gone(st, t, gain, st.rise_pawn, True)
                               or self._set_down_and_gone(st, t, gain, st.pre_est, False)
-                              or self._unweighed_and_gone(st, pipe, t, gain))
+                              or self._unweighed_and_gone(st, rd, t, gain))
         st.gain_judged = True
         gain = first.level - seg.drifted[0]
         lo, hi = 0.6 * min(self.masses.values()), 1.3 * max(self.masses.values())
@@ -122,7 +122,7 @@ class SetDown:
                  "mass_g": round(rise, 2), "confident": False, "set_down": True,
                  "posterior": DOUBT_HOLDS["set_down"]}]
 
-    def _unweighed_and_gone(self, st: Staircase, pipe: Pipeline, t: int, gain: float) -> list[dict]:
+    def _unweighed_and_gone(self, st: Staircase, rd: Readings, t: int, gain: float) -> list[dict]:
         """A finger let go of a pawn as the disc went over (its release tipped it), no reading
         weighed that pawn (the disc was already moving), and the tilted disc's first quiet level
         stands where the disc stood before the pawn came: mass is conserved, so a pawn left
@@ -131,7 +131,7 @@ class SetDown:
         Without it the episode reports no fall at all."""
         if abs(gain) > self.zero_tol_g:
             return []  # the level moved: a pawn stayed (weighed above), or more went (the steps)
-        seen = [p.size for p in (*pipe.pawns, *pipe.base_pawns)]
+        seen = [p.size for p in (*rd.pawns, *rd.base_pawns)]
         size = max(SIZES, key=lambda k: (seen.count(k), -SIZES.index(k)))
         st.tip_pawn = Pawn(size, self.masses[size], None, None)
         return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == size) for s in SIZES},

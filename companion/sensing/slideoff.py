@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from companion.sensing.falls import SIZES, Pawn
 
 if TYPE_CHECKING:
-    from companion.sensing.pipeline import Pipeline
+    from companion.sensing.readings import Readings
+    from companion.sensing.trace import TraceHeader
 
 RIM_FRACTION = 0.7  # the pawn stood at least this far out (of the disc radius)
 MAX_ANGLE_RAD = 0.5  # the landing lies within this angle of where it stood
@@ -26,7 +27,7 @@ FLIGHT_MAX_N = 4  # a flight from the rim to the base plate lasts at most this m
 LANDING_RIM_FRAC = 0.85  # a landing's impact is centred at least this far out (of the radius)
 
 
-def landing_in_segment(pipe: Pipeline, radius_mm: float) -> tuple[int, float, float] | None:
+def landing_in_segment(rd: Readings, header: TraceHeader) -> tuple[int, float, float] | None:
     """A pawn's landing on the base plate among the readings of a segment that ended where it
     began (time, weight gone, direction), or None. The tip detector's rim-strike test sees a
     landing only when its impact is as big as a rim strike's; a small pawn landing brings back
@@ -34,9 +35,9 @@ def landing_in_segment(pipe: Pipeline, radius_mm: float) -> tuple[int, float, fl
     level, then its flight (one to ``FLIGHT_MAX_N`` readings at least 0.6 x the lightest pawn and
     three noise sigmas below it), then within two readings its impact (three sigmas above), whose
     centre of pressure lies at the rim (a knock on the table rings about the centre, and rings
-    on: both sides of the flight must be calm)."""
-    n = min(pipe.history_n, 200)
-    w = pipe.window(n)
+    on: both sides of the flight must be calm). ``header``: the pawns' masses, the disc's radius."""
+    n = min(rd.history.n, 200)
+    w = rd.history.window(n)
     if w is None or len(w[0]) < 2 * CALM_N + 4:
         return None
     fs, xs, ys, ts = w
@@ -44,8 +45,9 @@ def landing_in_segment(pipe: Pipeline, radius_mm: float) -> tuple[int, float, fl
     ref = srt[len(srt) // 2]
     ref_x = sorted(xs)[len(xs) // 2]
     ref_y = sorted(ys)[len(ys) // 2]
-    sig = pipe.sigma_f()
-    lightest = min(pipe.header.pawn_mass_g.values())
+    sig = rd.sigma_f
+    lightest = min(header.pawn_mass_g.values())
+    radius_mm = header.layout.radius_mm
     low = max(0.6 * lightest, 3.0 * sig)
     high = 3.0 * sig
     calm = max(3.0 * sig, 0.3 * lightest)
@@ -79,16 +81,18 @@ def landing_in_segment(pipe: Pipeline, radius_mm: float) -> tuple[int, float, fl
     return found
 
 
-def slid_off(pipe: Pipeline, t: int, radius_mm: float) -> list[dict]:
-    """The `fell` of a pawn seen landing on the base plate in this segment, or nothing."""
-    landing = pipe.landing
-    if landing is None and pipe.header.rate_hz >= 40.0:  # a reading must be shorter than the flight
-        landing = landing_in_segment(pipe, radius_mm)
+def slid_off(rd: Readings, t: int, landing: tuple[int, float, float] | None,
+             header: TraceHeader) -> list[dict]:
+    """The `fell` of a pawn seen landing on the base plate in this segment (``landing``: the one
+    the tip tests' rim-strike test saw, if any), or nothing."""
+    radius_mm = header.layout.radius_mm
+    if landing is None and header.rate_hz >= 40.0:  # a reading must be shorter than the flight
+        landing = landing_in_segment(rd, header)
     if landing is None:
         return []
     _, dip, angle = landing
     best: tuple[float, Pawn] | None = None
-    for p in pipe.pawns:
+    for p in rd.pawns:
         if p.x_mm is None or p.y_mm is None or math.hypot(p.x_mm, p.y_mm) < RIM_FRACTION * radius_mm:
             continue
         off = abs((math.atan2(p.y_mm, p.x_mm) - angle + math.pi) % (2 * math.pi) - math.pi)
@@ -98,7 +102,7 @@ def slid_off(pipe: Pipeline, t: int, radius_mm: float) -> list[dict]:
     if best is None:
         return []
     pawn = best[1]
-    pipe.pawns.remove(pawn)
-    pipe.base_pawns.append(pawn)
+    rd.pawns.remove(pawn)
+    rd.base_pawns.append(pawn)
     return [{"event": "fell", "t_ms": t, "pawns": {s: int(s == pawn.size) for s in SIZES},
              "mass_g": round(pawn.mass_g, 2), "confident": False}]

@@ -20,6 +20,7 @@ from companion.sensing.fallwatch import FallWatch
 from companion.sensing.massonly import MissedTip, Press, tip_after_release, tip_of
 from companion.sensing.placing import PawnLocator, Placements
 from companion.sensing.pressing import PressTracker
+from companion.sensing.readings import Readings, SignalHistory
 from companion.sensing.segfacts import SegmentFacts
 from companion.sensing.settings import SensingSettings
 from companion.sensing.stillwindow import StillWindow
@@ -196,49 +197,49 @@ def test_a_pawn_weighed_as_no_size_doubts_the_reading() -> None:
 
 
 # ---------------------------------------------------------------- StillWindow
-class _Signals:
-    """The pipeline's windows (force, moments, times) over a list of readings."""
+class _History(SignalHistory):
+    """The signal history over a list of readings (force, moments; one per ms), counting its
+    reads of the moments."""
 
-    def __init__(self, rows: list[tuple[float, float, float]], sigma_m: float = 10.0) -> None:
-        self.rows = rows
-        self.sample_count = len(rows)
-        self._sigma_m = sigma_m
+    def __init__(self, rows: list[tuple[float, float, float]]) -> None:
+        super().__init__(64)
         self.moment_reads = 0
+        self.count = 0
+        self.add(rows)
 
-    def sigma_m(self) -> float:
-        return self._sigma_m
+    def add(self, rows: list[tuple[float, float, float]]) -> None:
+        pf, px, py, pt = self.push
+        for f, x, y in rows:
+            pf(f)
+            px(x)
+            py(y)
+            pt(self.count)
+            self.count += 1
 
-    def window_f(self, n: int) -> list[float]:
-        return [r[0] for r in self.rows[-n:]]
-
-    def window(self, n: int) -> tuple[list[float], list[float], list[float], list[int]]:
+    def window(self, n: int) -> tuple[list[float], list[float], list[float], list[int]] | None:
         self.moment_reads += 1
-        rows = self.rows[-n:]
-        return ([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
-                list(range(len(self.rows) - n, len(self.rows))))
+        return super().window(n)
 
 
 def test_a_window_is_still_when_force_and_moments_are() -> None:
     sw = StillWindow(SensingSettings(), True)
-    sig = _Signals([(2.0, 100.0, 0.0)] * 10)
-    w = sw.window(sig, 8, 0.5)  # type: ignore[arg-type]
+    h = _History([(2.0, 100.0, 0.0)] * 10)
+    w = sw.window(h, h.count, 10.0, 8, 0.5)
     assert w is not None and len(w[0]) == 8
-    moved = _Signals([(2.0, 100.0, 0.0)] * 5 + [(2.0, 900.0, 0.0)] * 5)
-    assert sw.window(moved, 8, 0.5) is None  # type: ignore[arg-type]
-    assert StillWindow(SensingSettings(), False).window(moved, 8, 0.5) is not None  # type: ignore[arg-type]
+    moved = _History([(2.0, 100.0, 0.0)] * 5 + [(2.0, 900.0, 0.0)] * 5)
+    assert sw.window(moved, moved.count, 10.0, 8, 0.5) is None
+    assert StillWindow(SensingSettings(), False).window(moved, moved.count, 10.0, 8, 0.5) is not None
 
 
 def test_a_reading_that_broke_stillness_is_not_tested_again_while_in_the_window() -> None:
     sw = StillWindow(SensingSettings(), True)
-    sig = _Signals([(0.0, 0.0, 0.0)] * 5 + [(9.0, 0.0, 0.0)] + [(2.0, 0.0, 0.0)] * 4)
-    assert sw.window(sig, 8, 0.5) is None  # type: ignore[arg-type]
+    h = _History([(0.0, 0.0, 0.0)] * 5 + [(9.0, 0.0, 0.0)] + [(2.0, 0.0, 0.0)] * 4)
+    assert sw.window(h, h.count, 10.0, 8, 0.5) is None
     assert sw.unstill is not None and sw.unstill[0] == 6  # the 9 g reading (sample 6) and 2 g after it
-    sig.rows.append((2.0, 0.0, 0.0))
-    sig.sample_count += 1
-    assert sw.window(sig, 8, 0.5) is None and sig.moment_reads == 0  # type: ignore[arg-type]
+    h.add([(2.0, 0.0, 0.0)])
+    assert sw.window(h, h.count, 10.0, 8, 0.5) is None and h.moment_reads == 0
     sw.reset()
     assert sw.unstill is None
-
 
 
 # ---------------------------------------------------------------- BeforeTip
@@ -278,30 +279,23 @@ def _facts(**kw: object) -> SegmentFacts:
     return facts._replace(**kw)
 
 
-class _Pipe:
-    """The pipeline's side: the tracked pawns and a quiet window at ``level`` from 1.5 s on."""
+class _QuietHistory:
+    """The signal history of a quiet tilted disc at ``level`` from 1.5 s on."""
 
-    def __init__(self, level: float, pawns: list[Pawn]) -> None:
+    def __init__(self, level: float) -> None:
         self.level = level
-        self.pawns = pawns
-        self.base_pawns: list[Pawn] = []
-        self.zero = (0.0, 0.0, 0.0)
-        self.history_n = 400
-
-    def sigma_f(self) -> float:
-        return 0.05
-
-    def sigma_m(self) -> float:
-        return 10.0
-
-    def tip_threshold(self) -> float:
-        return 500.0
+        self.n = 400
 
     def window(self, n: int) -> tuple[list[float], list[float], list[float], list[int]]:
         return [self.level] * n, [0.0] * n, [0.0] * n, [1500 + 12 * i for i in range(n)]
 
     def window_f(self, n: int) -> list[float]:
         return [self.level] * n
+
+
+def _readings(level: float, pawns: list[Pawn]) -> Readings:
+    """What the judge reads of the pipeline: a quiet window at ``level``, the tracked pawns."""
+    return Readings(_QuietHistory(level), 0.05, 10.0, 500.0, (0.0, 0.0, 0.0), pawns, [])  # type: ignore[arg-type]
 
 
 def _watch() -> FallWatch:
@@ -313,21 +307,21 @@ def _watch() -> FallWatch:
 def test_a_quiet_level_of_the_tilted_disc_a_pawn_lighter_is_that_pawn_fallen() -> None:
     falls = _watch()
     pawns = _pawns()
-    pipe = _Pipe(20.0 - 4.6, list(pawns))
-    level = falls.quiet_level(pipe)  # type: ignore[arg-type]
+    rd = _readings(20.0 - 4.6, list(pawns))
+    level = falls.quiet_level(rd)
     assert level == pytest.approx(15.4)  # (the judge makes it the hand runs' reference)
-    events = falls.check_falls(pipe, 1800, level, _facts())  # type: ignore[arg-type]
+    events = falls.check_falls(rd, 1800, level, _facts())
     assert events is not None and [e["event"] for e in events] == ["fell"]
     assert events[0]["pawns"] == {"small": 0, "medium": 1, "large": 0}
     assert falls.lost_reported == pytest.approx(4.6) and falls.last_loss_t == 1800
-    assert pawns[1] not in pipe.pawns  # the pawn list is updated
-    assert falls.check_falls(pipe, 1812, level, _facts()) is None  # type: ignore[arg-type]  # read already
+    assert pawns[1] not in rd.pawns  # the pawn list is updated
+    assert falls.check_falls(rd, 1812, level, _facts()) is None  # read already
 
 
 def test_the_falls_of_a_tip_are_unsure_when_the_judge_says_so() -> None:
     """What the falls' readings know of the segment is what the facts say: a pawn possibly gone
     unweighed (``unsure_falls``) and a hand on the table during the tip (``touched``) are doubts."""
-    events = _watch().check_falls(_Pipe(20.0 - 4.6, _pawns()), 1800, 15.4,  # type: ignore[arg-type]
+    events = _watch().check_falls(_readings(20.0 - 4.6, _pawns()), 1800, 15.4,
                                   _facts(unsure_falls=True, touched=frozenset({1})))
     assert events is not None and events[0]["confident"] is False
     assert {"pushed"} <= set(events[0]["doubts"])
@@ -335,7 +329,7 @@ def test_the_falls_of_a_tip_are_unsure_when_the_judge_says_so() -> None:
 
 def test_a_new_segment_forgets_the_falls_of_the_last() -> None:
     falls = _watch()
-    falls.check_falls(_Pipe(20.0 - 4.6, _pawns()), 1800, 15.4, _facts())  # type: ignore[arg-type]
+    falls.check_falls(_readings(20.0 - 4.6, _pawns()), 1800, 15.4, _facts())
     falls.reset()
     assert falls.lost_reported == 0.0 and falls.on_base == [] and falls.tip_moment is None
     assert falls.last_loss_t == -1 and falls.losses.memo == {}
