@@ -281,7 +281,12 @@ class ReleaseWatch:
         moved = slope * (n - 1)
         # a roll is smooth: readings scattered about the line far beyond the noise are something
         # else moving (a dropped pawn bouncing, a knock), not the disc rolling over
-        if abs(slope) > lim.trend_sigmas * se and abs(moved) > lim.trend_floor_gmm and \
+        # over a run longer than two windows the slow (1/f) noise, and a compliant top's lean,
+        # wander like a drift: the drift must then also move as far as the level between two
+        # windows can by noise alone
+        floor = lim.trend_floor_gmm if n <= 2 * lim.window_n else \
+            math.hypot(lim.trend_floor_gmm, lim.sigmas * SQRT2 * sigma_win)
+        if abs(slope) > lim.trend_sigmas * se and abs(moved) > floor and \
                 rss <= FIT_SIGMAS ** 2 * sigma_1 * sigma_1 * max(1, n - 2):
             return moved
         return 0.0

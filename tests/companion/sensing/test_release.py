@@ -363,3 +363,20 @@ def test_a_new_segment_ends_the_watch_after_the_last_one() -> None:
     f.step((PRESS[0], 120.0, 40.0), BASE, expected(), (0.0, 0.0), 0.05, 3.0)
     f.begin_segment()
     assert not f.rolling and not f.roll_after(*expected(500.0))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_compliant_top_leaning_into_its_creep_is_no_tip(seed: int) -> None:
+    """A compliant top leans under the pawn just set down: the moment creeps out by 40 g*mm over
+    most of a second, settling. Over so long a run a line through the readings is significant,
+    but slow noise and a lean wander that far: a long drift must also move as far as the level
+    between two windows can by noise (creep-felt tables read such leans as tips, 300-600 ms
+    before the disc went over, and the tip itself was then lost in that episode)."""
+    rng = random.Random(seed)
+    w = ReleaseWatch(LIGHT_LIMITS)
+    got = []
+    for k in range(LIGHT_LIMITS.skip_n + LIGHT_LIMITS.watch_n):
+        f, x, y = expected(40.0 * (1.0 - math.exp(-k / 40.0)))
+        got.append(w.step(PRESS, BASE, (f, x + rng.gauss(0, 8.0), y + rng.gauss(0, 8.0)), (0.0, 0.0),
+                          STEPS, 0.05, 5.0))
+    assert not any(v > 0 for v in got)
