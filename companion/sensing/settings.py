@@ -68,6 +68,10 @@ class SensingSettings:
     release_motion_gmm: float = 15.0  # ... or moving by this much while the force stays quiet
     release_sigmas: float = 5.0  # ... added (in quadrature) to this many noise sigmas of the mean
     release_quiet_g: float = 1.0  # the force stays this quiet (a tipping disc's inertia moves it a bit)
+    # a pawn set down lightly (no press episode) watched by its drift alone: off, because on a
+    # compliant top (held-back creep tables) it read the top's lean as a tip, up to a second before
+    # the disc went over, and that tip was then lost in the episode (see docs/sensing.md)
+    release_watch_light: bool = False
     # --- faults ---------------------------------------------------------------------------
     stuck_ms: float = 2000.0  # identical raw codes this long: a real HX711 never repeats so long
     stuck_min_samples: int = 12
@@ -82,5 +86,9 @@ class SensingSettings:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.type in (bool, "bool"):
+                if not isinstance(value, bool):
+                    raise ValueError(f"sensing setting {f.name} must be true or false, got {value!r}")
+                continue
             if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
                 raise ValueError(f"sensing setting {f.name} must be a non-negative number, got {value!r}")

@@ -380,6 +380,8 @@ class TipTests:
         if self._release is None or pv.pressing or self._refractory(sig, pv.placed) or \
                 self._window.count < RELEASE_NOISE_WINDOWS:
             return False
+        if w <= 0 and not self.settings.release_watch_light:
+            return False
         press = None if w <= 0 else (w, pv.press[1] / w, pv.press[2] / w)
         off = self.follow.step(press, pv.level, (sig.f[-1], sig.x[-1], sig.y[-1]), sig.zero,
                                sig.sigma_f, self._window.sigma(sig.sigma_m))

@@ -256,11 +256,12 @@ class Table:
             out.append(sum(self._grams_at(p)[i] for p in points) / len(points))
         return out
 
-    def run(self, seconds: float) -> list[dict]:
-        """Feed ``seconds`` of this table through a fresh ``Pipeline``; the events it reports."""
+    def run(self, seconds: float, settings: object = None) -> list[dict]:
+        """Feed ``seconds`` of this table through a fresh ``Pipeline`` (with ``settings``, else the
+        defaults); the events it reports."""
         from companion.sensing.pipeline import Pipeline
 
-        pipe = Pipeline(self.header)
+        pipe = Pipeline(self.header, settings=settings)  # type: ignore[arg-type]
         events: list[dict] = []
         for s in self.samples(seconds):
             events.extend(pipe.feed(s))

@@ -253,7 +253,11 @@ def test_a_pawn_set_down_lightly_that_rolls_the_disc_over_is_seen_by_its_drift(t
     threshold, so no press episode says where the pawn is) and the disc rolling outwards from the
     release (a pivot with a weak spring). The release watch used to run only after a press, so
     the tip was read at the rim strike, half a second after its onset; a pawn at rest does not
-    move, so the drift at a pawn's weight is read as a tip whatever the finger weighed."""
+    move, so the drift at a pawn's weight is read as a tip whatever the finger weighed. This
+    watch is a setting, off by default (``release_watch_light``: on compliant tops it read the
+    top's lean as a tip before the disc went over); with it off this tip waits for the rim."""
+    from companion.sensing.settings import SensingSettings
+
     tab = table(noise_g=0.15, seed=seed)
     tab.place(1.0, "medium", -50.0, 40.0)
     x, y = polar(90, 30)
@@ -265,7 +269,7 @@ def test_a_pawn_set_down_lightly_that_rolls_the_disc_over_is_seen_by_its_drift(t
         d = min(max(s - release, 0.0), 1.0)
         return 0.0, 800.0 * d * ux, 800.0 * d * uy
     tab.loads.append(roll)
-    events = tab.run(8.0)
+    events = tab.run(8.0, settings=SensingSettings(release_watch_light=True))
     tips = [e for e in events if e["event"] == "tipped"]
     assert tips, events
     assert tips[0]["t_ms"] - release * 1000 <= 400
