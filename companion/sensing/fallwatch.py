@@ -202,9 +202,21 @@ class FallWatch:
         picked = self._weight_of(rd, lost, rd.base_pawns, 0.0)
         if picked is None:
             return None
-        if self.positional and moment is not None and not self._off_the_disc(rd, lost, moment):
-            return None  # it left from the disc: a pawn standing there was lifted
+        if self.positional and moment is not None and not self._off_the_disc(rd, lost, moment) and \
+                self._disc_pawn_there(rd, lost, moment):
+            return None  # it left from the disc, where a pawn of that weight stands: it was lifted
         return picked
+
+    def _disc_pawn_there(self, rd: Readings, lost: float, moment: tuple[float, float]) -> bool:
+        """Does a pawn tracked on the disc of the loss's weight stand where the loss left (within a
+        finger's reach of it, and the place's own noise)? A loss just inside the edge that no disc
+        pawn explains is a pawn lying on the base plate picked up (a light pawn's place is noisy)."""
+        sigma_r = rd.sigma_m * math.sqrt(2.0 / self.fall_n) / lost
+        lx, ly = moment[0] / lost, moment[1] / lost
+        reach = FINGER_AT_PAWN_MM + 2.0 * sigma_r
+        near = [p for p in rd.pawns if p.x_mm is None or p.y_mm is None or
+                math.hypot(p.x_mm - lx, p.y_mm - ly) <= reach]
+        return self._weight_of(rd, lost, near, 0.0) is not None
 
     def _off_the_disc(self, rd: Readings, lost: float, moment: tuple[float, float] | None) -> bool:
         """Did a loss leave from outside the disc's edge (the base plate around it)? Where it left

@@ -385,3 +385,19 @@ def test_a_short_pulse_at_the_rim_is_a_strike_not_a_press_and_presses_apart_coun
     assert pr.presses == 2
     pr.reset([(1.0, 0.0, 0.0)])
     assert pr.presses == 0 and pr.trail == [(1.0, 0.0, 0.0)] and pr.post_press == []
+
+
+def test_a_pick_up_just_inside_the_edge_that_no_disc_pawn_explains_is_off_the_base_plate() -> None:
+    """A light pawn lying on the base plate just outside the rim is picked up; its noisy place
+    reads 1 mm inside the disc's edge. No small pawn stands anywhere near there on the disc (the
+    only one is on the far side), so it is that pawn lifted off the base plate: not a ``removed``
+    of the far pawn (the no-fall helper's case on the simulated table)."""
+    falls = _watch()
+    far, on_base = Pawn("small", 2.1, *polar(100, 180)), Pawn("small", 2.1, *polar(160, 0))
+    rd = Readings(_QuietHistory(10.0), 0.05, 10.0, 500.0, (0.0, 0.0, 0.0), [far], [on_base])  # type: ignore[arg-type]
+    x, y = polar(149.0, 0)
+    assert falls.base_pickup(rd, 2.1, (2.1 * x, 2.1 * y)) == (on_base,)
+    # ... but where a small pawn stands on the disc at that place, it was lifted off the disc
+    near = Pawn("small", 2.1, *polar(140, 5))
+    rd = Readings(_QuietHistory(10.0), 0.05, 10.0, 500.0, (0.0, 0.0, 0.0), [far, near], [on_base])  # type: ignore[arg-type]
+    assert falls.base_pickup(rd, 2.1, (2.1 * x, 2.1 * y)) is None
