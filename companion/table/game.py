@@ -100,17 +100,20 @@ FALL_PHASES = ("roll", "penalty", "place", "review", "ending")
 being confirmed already)."""
 
 
-def track_tip(event: dict, tipping: str | bool) -> tuple[dict, str]:
+def track_tip(event: dict, tipping: str) -> tuple[dict, str]:
     """The one memory the mapping needs: whether the disc tipped since it was last still, and whether
-    a fall with pawns was seen since (``TIP_STILL``, ``TIP_TIPPED``, ``TIP_FELL``; False/True are
-    read as still/tipped).
+    a fall with pawns was seen since (``TIP_STILL``, ``TIP_TIPPED``, ``TIP_FELL``; anything else
+    raises a ``ValueError`` naming it).
 
     Returns ``(event to map, memory after it)``: ``tipped`` starts a tip episode, ``settled`` ends it,
     a ``fell`` event gets ``"tipped"`` set from it, and a ``settled`` ending an episode in which no
     fall with pawns was seen gets ``"no_fall_seen": true`` (the host is asked). Used by the live
     controller and by ``replay SESSION`` (``companion.session.replay_cli``), so both map events alike.
     """
-    memory = TIP_TIPPED if tipping is True else TIP_STILL if tipping is False else tipping
+    if tipping not in (TIP_STILL, TIP_TIPPED, TIP_FELL):
+        raise ValueError(f"tip memory must be one of {TIP_STILL!r}, {TIP_TIPPED!r}, {TIP_FELL!r}, "
+                         f"got {tipping!r}")
+    memory = tipping
     kind = event.get("event")
     if kind == "fell":
         seen = memory != TIP_STILL and any(isinstance(v, int | float) and v for v in

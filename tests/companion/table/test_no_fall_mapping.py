@@ -9,7 +9,7 @@ from companion.table.game import TIP_FELL, TIP_STILL, TIP_TIPPED, sensed_to_acti
 from companion.table.prompts import NO_FALL_PROMPT, PendingPrompts, check_pawns, no_fall_prompt
 
 
-def mapped(events: list[dict], tipping: str | bool = TIP_STILL) -> list[dict]:
+def mapped(events: list[dict], tipping: str = TIP_STILL) -> list[dict]:
     out = []
     for event in events:
         event, tipping = track_tip(event, tipping)
@@ -53,9 +53,10 @@ def test_the_memory_of_one_tip_episode():
         {"event": "fell", "pawns": {"small": 1}, "tipped": True}, TIP_FELL)
     assert track_tip({"event": "fell", "pawns": {"small": 1}}, TIP_STILL)[1] == TIP_STILL
     assert track_tip({"event": "settled"}, TIP_FELL) == ({"event": "settled"}, TIP_STILL)
-    # the old boolean memory still reads as still / tipped
-    assert track_tip({"event": "settled"}, True)[0]["no_fall_seen"] is True
-    assert track_tip({"event": "fell", "pawns": {}}, False)[0]["tipped"] is False
+    # the memory is one of the three names: anything else (the old booleans too) is an error
+    for bad in (True, False, "tilted"):
+        with pytest.raises(ValueError, match="tip memory"):
+            track_tip({"event": "settled"}, bad)  # type: ignore[arg-type]
 
 
 def test_the_marked_settled_asks_what_fell_with_big_button_answers():
