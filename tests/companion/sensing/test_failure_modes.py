@@ -224,6 +224,23 @@ def test_a_wobble_after_a_placement_that_snaps_back_is_not_a_tip(table, seed: in
     assert kinds(events) == ["placed", "placed"], events
 
 
+def _drifting_after(tab, size: str, r: float, deg: float, press_g: float, delay_s: float,
+                    gmm_per_s: float, span_s: float) -> float:
+    """A medium pawn at 1 s, then ``size`` set down at polar (``r``, ``deg``) with a ``press_g``
+    press; from ``delay_s`` after its release the load's moment moves outwards along the pawn's
+    direction by ``gmm_per_s`` for ``span_s`` (the force quiet). Returns the release time (s)."""
+    tab.place(1.0, "medium", -50.0, 40.0)
+    x, y = polar(r, deg)
+    release = tab.place(5.0, size, x, y, press_g=press_g)
+    ux, uy = x / r, y / r
+
+    def drift(s: float) -> tuple[float, float, float]:
+        d = min(max(s - release - delay_s, 0.0), span_s)
+        return 0.0, gmm_per_s * d * ux, gmm_per_s * d * uy
+    tab.loads.append(drift)
+    return release
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_tip_that_starts_a_while_after_the_release_is_seen_by_its_drift(table, seed: int) -> None:
     """A compliant top gives way under the pawn just set down: the disc holds for 0.15 s after the
@@ -231,16 +248,7 @@ def test_a_tip_that_starts_a_while_after_the_release_is_seen_by_its_drift(table,
     stop. A pawn at rest never drifts, so the release watch keeps looking for that drift as long as
     the segment lasts (it used to stop 0.25 s after the release, before the drift was significant)."""
     tab = table(noise_g=0.15, seed=seed)
-    tab.place(1.0, "medium", -50.0, 40.0)
-    x, y = polar(60, 330)
-    release = tab.place(5.0, "large", x, y, press_g=30.0)
-    r = math.hypot(x, y)
-    ux, uy = x / r, y / r
-
-    def creep(s: float) -> tuple[float, float, float]:
-        d = min(max(s - release - 0.15, 0.0), 1.0)
-        return 0.0, 400.0 * d * ux, 400.0 * d * uy
-    tab.loads.append(creep)
+    release = _drifting_after(tab, "large", 60, 330, 30.0, 0.15, 400.0, 1.0)
     events = tab.run(8.0)
     tips = [e for e in events if e["event"] == "tipped"]
     assert tips, events
@@ -259,16 +267,7 @@ def test_a_pawn_set_down_lightly_that_rolls_the_disc_over_is_seen_by_its_drift(t
     from companion.sensing.settings import SensingSettings
 
     tab = table(noise_g=0.15, seed=seed)
-    tab.place(1.0, "medium", -50.0, 40.0)
-    x, y = polar(90, 30)
-    release = tab.place(5.0, "small", x, y, press_g=4.0)
-    r = math.hypot(x, y)
-    ux, uy = x / r, y / r
-
-    def roll(s: float) -> tuple[float, float, float]:
-        d = min(max(s - release, 0.0), 1.0)
-        return 0.0, 800.0 * d * ux, 800.0 * d * uy
-    tab.loads.append(roll)
+    release = _drifting_after(tab, "small", 90, 30, 4.0, 0.0, 800.0, 1.0)
     events = tab.run(8.0, settings=SensingSettings(release_watch_light=True))
     tips = [e for e in events if e["event"] == "tipped"]
     assert tips, events
@@ -282,16 +281,7 @@ def test_a_roll_too_slow_for_the_level_test_is_still_watched_after_the_placement
     baseline follows the roll, so no segment starts until the rim strikes its stop. The release
     watch goes on after the segment ended, to the end of its watch, and reads the roll."""
     tab = table(noise_g=0.15, seed=seed)
-    tab.place(1.0, "medium", -50.0, 40.0)
-    x, y = polar(70, 100)
-    release = tab.place(5.0, "large", x, y, press_g=30.0)
-    r = math.hypot(x, y)
-    ux, uy = x / r, y / r
-
-    def roll(s: float) -> tuple[float, float, float]:
-        d = min(max(s - release - 0.4, 0.0), 2.0)
-        return 0.0, 200.0 * d * ux, 200.0 * d * uy
-    tab.loads.append(roll)
+    release = _drifting_after(tab, "large", 70, 100, 30.0, 0.4, 200.0, 2.0)
     events = tab.run(8.0)
     assert sorted(e["event"] for e in events[:3]) == ["placed", "placed", "tipped"], events
     tip = next(e for e in events if e["event"] == "tipped")
