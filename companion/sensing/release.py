@@ -300,7 +300,7 @@ class ReleaseFollow:
     departure had its chance in the segment). ``rolling``: the still path is to call
     ``roll_after``."""
 
-    def __init__(self, watch: ReleaseWatch | None, pawn_range: tuple[float, float]) -> None:
+    def __init__(self, watch: ReleaseWatch, pawn_range: tuple[float, float]) -> None:
         self.watch = watch
         self.pawn_range = pawn_range
         self.rolling = False
@@ -310,8 +310,7 @@ class ReleaseFollow:
 
     def begin_segment(self) -> None:
         """A segment starts: a new release to watch (a roll found after the last one stands)."""
-        if self.watch is not None:
-            self.watch.reset()
+        self.watch.reset()
         self.stop()
 
     def stop(self) -> None:
@@ -324,8 +323,6 @@ class ReleaseFollow:
              sigma_win: float) -> float:
         """One sample of the segment (see ``ReleaseWatch.step`` and ``step_light``)."""
         watch = self.watch
-        if watch is None:
-            return 0.0
         self._after = (press, level, zero, sigma_f, sigma_win)
         self.rolling = True
         self._still_n = 0
@@ -337,7 +334,7 @@ class ReleaseFollow:
         """One still sample after the segment: True when the disc is seen going over (the
         pipeline starts a segment, whose first decision is that tip: ``take_fired``)."""
         watch, after = self.watch, self._after
-        if watch is None or after is None:
+        if after is None:
             self.rolling = False
             return False
         press, level, zero, sigma_f, sigma_win = after

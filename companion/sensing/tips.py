@@ -377,7 +377,7 @@ class TipTests:
         """The release watch (``release.py``): a finger just let go of a pawn and the level is far
         from where the press put it, with the force quiet and one pawn heavier."""
         w = pv.press[0]
-        if self._release is None or pv.pressing or self._refractory(sig, pv.placed) or \
+        if pv.pressing or self._refractory(sig, pv.placed) or \
                 self._window.count < RELEASE_NOISE_WINDOWS:
             return False
         if w <= 0 and not self.settings.release_watch_light:
